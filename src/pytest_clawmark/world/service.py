@@ -1,0 +1,148 @@
+"""The contract every service of a world fulfils, whatever backend runs it.
+
+A service has two planes (DESIGN.md §5):
+
+* the **agent plane**: real protocol endpoints on loopback with the agent's credentials,
+  described by :meth:`Service.agent_env` (environment variables) and
+  :meth:`Service.tools_markdown` (a section of the generated ``TOOLS.md``);
+* the **admin plane**: the service object itself, used by turn setup (seed, mutate with a
+  ``silent=`` marker) and by checkers (deterministic reads), plus :meth:`snapshot`,
+  :meth:`restore` and the shared :class:`~pytest_clawmark.world.audit.AuditLog`.
+
+Services are registered by name in :data:`SERVICE_TYPES` (dotted paths, imported lazily so
+that a task using only ``fs`` never imports the mail or calendar stacks).
+"""
+
+from __future__ import annotations
+
+import abc
+import importlib
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any, ClassVar
+
+from .audit import AuditLog
+from .loop import WorldLoop
+
+
+@dataclass(frozen=True)
+class Person:
+    """Someone in the task's universe. Every person gets a mailbox (and calendar credentials)."""
+
+    name: str
+    email: str
+
+    @property
+    def login(self) -> str:
+        return self.email
+
+
+@dataclass
+class Credentials:
+    """Per-world secrets. The agent gets ``agent_token`` / ``agent_password``; ``admin_token``
+    stays in the harness (turn setup, checkers) and is refused on agent-plane requests."""
+
+    agent_token: str = field(default_factory=lambda: "agent-" + secrets.token_urlsafe(18))
+    agent_password: str = field(default_factory=lambda: secrets.token_urlsafe(12))
+    admin_token: str = field(default_factory=lambda: "admin-" + secrets.token_urlsafe(24))
+    people_password: str = field(default_factory=lambda: secrets.token_urlsafe(12))
+
+
+@dataclass
+class ServiceContext:
+    """What a service needs to start: its private folder, the world's people and secrets."""
+
+    root: Path  # private to this service in this world; never shown to the agent
+    workspace: Path  # the agent's workspace folder (the fs service)
+    task_dir: Path  # the task module's folder: evidence paths are relative to it
+    loop: WorldLoop
+    audit: AuditLog
+    user: Person  # the human the agent works for; the agent acts with this identity
+    people: tuple[Person, ...]  # everyone else in the task (the user excluded)
+    credentials: Credentials
+    clock: Callable[[], datetime]  # the in-universe clock of the current turn
+    mutations: "MutationLedger"
+
+
+class MutationLedger:
+    """Records the silent mutations a turn setup applies (``silent="name"`` markers).
+
+    Why: every silent mutation a task declares must be detected by a checker and must really
+    be applied by its turn; the ledger is how the harness sees the second half.
+    """
+
+    def __init__(self) -> None:
+        self.applied: list[tuple[str, str, str]] = []  # (marker, service, description)
+        self.allowed: frozenset[str] | None = None
+
+    def note(self, marker: str | None, service: str, description: str) -> None:
+        if marker is None:
+            return
+        if self.allowed is not None and marker not in self.allowed:
+            known = ", ".join(sorted(self.allowed)) or "none"
+            raise ValueError(f"silent={marker!r} is not declared by this task (declared: {known})")
+        self.applied.append((marker, service, description))
+
+
+class Service(abc.ABC):
+    """Base class of a world's service. Subclasses set :attr:`name` and implement the planes."""
+
+    name: ClassVar[str]
+
+    def __init__(self, ctx: ServiceContext) -> None:
+        self.ctx = ctx
+
+    # -- lifecycle ---------------------------------------------------------------------------
+    @abc.abstractmethod
+    def start(self) -> None:
+        """Start serving the agent plane. Must be fast (the whole world: well under a second)."""
+
+    @abc.abstractmethod
+    def stop(self) -> None:
+        """Stop serving and release ports and threads. Must be idempotent."""
+
+    # -- agent plane -------------------------------------------------------------------------
+    @abc.abstractmethod
+    def agent_env(self) -> dict[str, str]:
+        """Environment variables (``CLAWMARK_*``) telling the agent how to reach this service."""
+
+    @abc.abstractmethod
+    def tools_markdown(self) -> str:
+        """A section of the workspace's ``TOOLS.md``: endpoints, credentials, a usage example."""
+
+    def ping(self) -> None:
+        """Raise unless every agent-plane endpoint answers (used by benchmarks and readiness)."""
+
+    # -- admin plane: evidence ---------------------------------------------------------------
+    @abc.abstractmethod
+    def snapshot(self) -> dict[str, Any]:
+        """The service's whole state as JSON-able data, deterministically ordered."""
+
+    @abc.abstractmethod
+    def restore(self, data: dict[str, Any]) -> None:
+        """Replace the service's state with a :meth:`snapshot`."""
+
+    def audit(self, since: int = 0) -> list[Any]:
+        return self.ctx.audit.entries(self.name, since)
+
+
+SERVICE_TYPES: dict[str, str] = {
+    "fs": "pytest_clawmark.world.fs:FsService",
+    "mail": "pytest_clawmark.world.mail:MailService",
+    "calendar": "pytest_clawmark.world.calendar:CalendarService",
+    "kb": "pytest_clawmark.world.kb:KbService",
+    "sheets": "pytest_clawmark.world.sheets:SheetsService",
+}
+"""The service registry. Open: a plugin may add entries before collection."""
+
+
+def service_type(name: str) -> type[Service]:
+    try:
+        dotted = SERVICE_TYPES[name]
+    except KeyError:
+        raise ValueError(f"unknown service {name!r} (known: {', '.join(sorted(SERVICE_TYPES))})") from None
+    module, _, attr = dotted.partition(":")
+    return getattr(importlib.import_module(module), attr)

@@ -1,0 +1,182 @@
+"""The World bundle: one task trial's private set of services.
+
+Turn setup and checkers receive a :class:`World`; its attributes are the admin planes of the
+services the task declared (``world.fs``, ``world.mail``, ``world.calendar``, ``world.kb``,
+``world.sheets``). Asking for a service the task did not declare is a clear error.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import time
+from collections.abc import Iterable
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from .audit import AuditLog
+from .loop import WorldLoop
+from .service import Credentials, MutationLedger, Person, Service, ServiceContext, service_type
+
+SERVICE_ORDER = ("fs", "mail", "calendar", "kb", "sheets")
+"""Start order (fs first: the others may write into the workspace, e.g. TOOLS.md)."""
+
+
+class ServiceNotDeclared(AttributeError):
+    pass
+
+
+class World:
+    """A task trial's world. Create, :meth:`start`, use, :meth:`stop` (idempotent)."""
+
+    def __init__(
+        self,
+        services: Iterable[str],
+        root: Path,
+        *,
+        user: Person,
+        people: Iterable[Person] = (),
+        task_dir: Path | None = None,
+        credentials: Credentials | None = None,
+    ) -> None:
+        names = set(services) | {"fs"}
+        for n in names:
+            service_type(n)  # fail early and clearly on unknown names
+        self.names: tuple[str, ...] = tuple(sorted(names, key=lambda n: (SERVICE_ORDER + (n,)).index(n)))
+        self.root = Path(root)
+        self.workspace = self.root / "workspace"
+        self.user = user
+        self.people = tuple(p for p in people if p.email != user.email)
+        self.task_dir = Path(task_dir) if task_dir else Path.cwd()
+        self.credentials = credentials or Credentials()
+        self.audit = AuditLog()
+        self.mutations = MutationLedger()
+        self.clock: datetime | None = None
+        self._services: dict[str, Service] = {}
+        self._loop: WorldLoop | None = None
+        self.start_seconds: float = 0.0
+
+    # -- lifecycle -----------------------------------------------------------------------------
+    def start(self) -> "World":
+        t0 = time.perf_counter()
+        self.root.mkdir(parents=True, exist_ok=True)
+        self._loop = WorldLoop(f"clawmark-world-{self.root.name}")
+        try:
+            for name in self.names:
+                ctx = ServiceContext(
+                    root=self.root / "services" / name,
+                    workspace=self.workspace,
+                    task_dir=self.task_dir,
+                    loop=self._loop,
+                    audit=self.audit,
+                    user=self.user,
+                    people=self.people,
+                    credentials=self.credentials,
+                    clock=self.now,
+                    mutations=self.mutations,
+                )
+                ctx.root.mkdir(parents=True, exist_ok=True)
+                svc = service_type(name)(ctx)
+                svc.start()
+                self._services[name] = svc
+        except BaseException:
+            self.stop()
+            raise
+        self.write_tools_md()
+        self.start_seconds = time.perf_counter() - t0
+        return self
+
+    def stop(self) -> None:
+        for name in reversed(list(self._services)):
+            try:
+                self._services[name].stop()
+            except Exception:  # pragma: no cover - teardown must go on for the others
+                pass
+        self._services.clear()
+        if self._loop is not None:
+            self._loop.close()
+            self._loop = None
+
+    def __enter__(self) -> "World":
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def discard(self) -> None:
+        """Stop and delete the world's folder (benchmarks, ``clawmark serve``)."""
+        self.stop()
+        shutil.rmtree(self.root, ignore_errors=True)
+
+    # -- admin planes --------------------------------------------------------------------------
+    def __getattr__(self, name: str) -> Any:
+        services = self.__dict__.get("_services", {})
+        if name in services:
+            return services[name]
+        if name in ("fs", "mail", "calendar", "kb", "sheets"):
+            raise ServiceNotDeclared(
+                f"this task does not declare the {name!r} service (declared: {', '.join(self.names)})"
+            )
+        raise AttributeError(name)
+
+    def service(self, name: str) -> Service:
+        return getattr(self, name)
+
+    @property
+    def services(self) -> dict[str, Service]:
+        return dict(self._services)
+
+    def now(self) -> datetime:
+        """The in-universe clock of the current turn (not the wall clock)."""
+        if self.clock is None:
+            raise RuntimeError("the world has no in-universe clock before the first turn")
+        return self.clock
+
+    # -- agent plane ---------------------------------------------------------------------------
+    def agent_env(self) -> dict[str, str]:
+        env = {
+            "CLAWMARK_USER_NAME": self.user.name,
+            "CLAWMARK_USER_EMAIL": self.user.email,
+        }
+        for svc in self._services.values():
+            env.update(svc.agent_env())
+        if self.clock is not None:
+            env["CLAWMARK_NOW"] = self.clock.isoformat()
+        return env
+
+    def tools_markdown(self) -> str:
+        parts = [
+            "# TOOLS.md — how to reach your work systems\n",
+            f"You work for {self.user.name} <{self.user.email}> and act with their accounts.\n"
+            "The same values are in your environment as `CLAWMARK_*` variables.\n",
+        ]
+        parts += [svc.tools_markdown() for svc in self._services.values()]
+        return "\n".join(parts)
+
+    def write_tools_md(self) -> None:
+        self.workspace.mkdir(parents=True, exist_ok=True)
+        (self.workspace / "TOOLS.md").write_text(self.tools_markdown(), encoding="utf-8")
+
+    def ping(self) -> None:
+        for svc in self._services.values():
+            svc.ping()
+
+    # -- evidence ------------------------------------------------------------------------------
+    def snapshot(self) -> dict[str, Any]:
+        return {name: svc.snapshot() for name, svc in self._services.items()}
+
+    def save_evidence(self, folder: Path, since: int) -> dict[str, str]:
+        """Write each service's snapshot and the audit slice ``since`` into ``folder``."""
+        folder.mkdir(parents=True, exist_ok=True)
+        paths: dict[str, str] = {}
+        for name, svc in self._services.items():
+            p = folder / f"{name}.snapshot.json"
+            p.write_text(json.dumps(svc.snapshot(), indent=1, sort_keys=True, default=str), encoding="utf-8")
+            paths[f"{name}_snapshot"] = str(p)
+        audit = folder / "audit.jsonl"
+        with audit.open("w", encoding="utf-8") as fh:
+            for e in self.audit.entries(since=since):
+                fh.write(json.dumps(e.to_json(), sort_keys=True) + "\n")
+        paths["audit"] = str(audit)
+        return paths
