@@ -82,7 +82,10 @@ def bind_loopback() -> socket.socket:
     Binding ourselves, instead of asking a server for port 0, lets us know the port before the
     server runs and guarantees two worlds never race for the same port.
     """
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    # proto=IPPROTO_TCP matters: asyncio only sets TCP_NODELAY on accepted sockets whose proto is
+    # IPPROTO_TCP, and accepted sockets inherit it from the listener. With proto 0, every small
+    # response written in two pieces (headers, body) waits ~40 ms for a delayed ACK.
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
     sock.listen(128)
