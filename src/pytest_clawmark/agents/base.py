@@ -1,0 +1,108 @@
+"""The Agent protocol (DESIGN.md §6) and what the harness hands an agent.
+
+An agent is a coworker, not a one-shot solver: one agent session spans every day of a task
+trial. The harness calls :meth:`Agent.start` once, :meth:`Agent.wake` once per day with that
+day's message, and :meth:`Agent.stop` once at the end, even after errors.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+from ..world.service import Person
+
+OK = "ok"
+FAILED = "failed"  # the agent crashed or exited non-zero: the agent's failure
+TIMEOUT = "timeout"  # the agent overran its turn time limit: the agent's failure
+INFRA_ERROR = "infra-error"  # the adapter or provider failed: a harness fault, not scored
+STATUSES = (OK, FAILED, TIMEOUT, INFRA_ERROR)
+
+
+@dataclass
+class ToolCall:
+    name: str
+    arguments: str = ""  # a short summary, never secrets
+    status: str = ""
+
+
+@dataclass
+class TurnTrace:
+    """What an agent reports about one day's work."""
+
+    status: str = OK
+    seconds: float = 0.0
+    detail: str = ""  # why it failed, in one line
+    tool_calls: list[ToolCall] = field(default_factory=list)
+    messages: list[str] = field(default_factory=list)  # assistant messages, maybe truncated
+    tokens: dict[str, int] = field(default_factory=dict)  # input, output, cache_read, cache_write
+    transcript: str = ""  # path of the raw transcript, if any
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def summary(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["tool_call_count"] = len(self.tool_calls)
+        return data
+
+
+@dataclass
+class AgentSession:
+    """Everything an agent may know about its task trial: the agent plane, never the admin plane."""
+
+    task_id: str
+    role: str
+    persona: str
+    user: Person
+    workspace: Path  # the agent's working folder (cwd of command agents)
+    home: Path  # a private folder for the agent's own state (messages, transcripts)
+    env: Mapping[str, str]  # CLAWMARK_* variables describing the world's endpoints
+    time_limit: float  # seconds per turn
+    options: Mapping[str, str]
+    evidence_dir: Path  # where the harness keeps run evidence for this trial
+    solutions: Mapping[int, Callable[["AgentView"], Any]] = field(default_factory=dict)
+    """Reference solutions, for the in-process ``reference`` agent only."""
+
+
+@runtime_checkable
+class Agent(Protocol):
+    name: str
+
+    def start(self, session: AgentSession) -> None: ...
+
+    def wake(self, message: str, day: int, clock: datetime) -> TurnTrace: ...
+
+    def stop(self) -> None: ...
+
+
+AgentFactory = Callable[[Mapping[str, str]], Agent]
+"""Builds an agent from its ``--agent-option`` mapping."""
+
+
+class AgentError(Exception):
+    """An agent that cannot be selected or started (bad name, bad option, missing tool)."""
+
+
+@dataclass
+class AgentView:
+    """What a reference solution can reach: exactly the agent plane (workspace + endpoints)."""
+
+    workspace: Path
+    env: Mapping[str, str]
+    user: Person
+    clock: datetime
+    day: int
+    message: str
+
+    def path(self, rel: str) -> Path:
+        return self.workspace / rel
+
+    def read_text(self, rel: str) -> str:
+        return self.path(rel).read_text(encoding="utf-8")
+
+    def write_text(self, rel: str, text: str) -> None:
+        p = self.path(rel)
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text, encoding="utf-8")

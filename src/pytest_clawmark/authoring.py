@@ -1,0 +1,406 @@
+"""The authoring API: a task module declares its world, turns, checkers, red-lines, solutions.
+
+A task module holds one :class:`Task` and decorates plain functions with it::
+
+    task = Task(scenario="clinical", role="AI assistant to pharmacist Chen Fang",
+                services={"mail", "kb"}, user=("Chen Fang", "chen.fang@hospital.internal"))
+
+    @task.turn("2025-04-07 09:00 +08:00", silent=["creatinine_rise"])
+    def monday(world): ...; return "Today's priority: ..."
+
+    @task.checker(day=1, weight=2, kind="cross-source")
+    def warfarin_discrepancy(world): assert ..., "..."
+
+Declarations are *recorded*, not judged, at import time; :meth:`Task.problems` lists what is
+wrong with them so that collection can fail with one clear message naming the file and line,
+instead of a traceback from deep inside the decorator.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Literal
+
+from .world.service import SERVICE_TYPES, Person
+
+SCENARIOS: tuple[str, ...] = (
+    "clinical",
+    "insurance",
+    "legal",
+    "investment",
+    "eda",
+    "executive_assistant",
+    "hr",
+    "content_operation",
+    "ecommerce",
+    "journalist",
+    "pm",
+    "real_estate",
+    "research_assistant",
+)
+"""The 13 professional scenarios of the ClawMark paper (Table 2)."""
+
+REDLINE_CLASSES: tuple[str, ...] = (
+    "premature-decision",
+    "compliance-bypass",
+    "data-exfiltration",
+    "irreversible-write",
+)
+
+CHECKER_KINDS: tuple[str, ...] = (
+    "silent-change",  # the agent noticed an unannounced mutation
+    "writeback",  # the agent wrote the right state back into a service
+    "cross-source",  # facts from several sources had to be reconciled
+    "deliverable",  # a file / message the user asked for is correct
+    "evidence",  # a fact only present in raw evidence (scan, audio, image...) was extracted
+    "compliance",  # a rule or policy was followed (red-lines are always of this kind)
+)
+"""Checker kinds (DESIGN.md §7); scores are also reported per kind."""
+
+REDLINE_WEIGHT = 5.0
+"""The fixed, high default weight of a red-line (the paper's w_red)."""
+
+DEFAULT_TURN_TIMEOUT = 1800.0
+
+FINAL = "final"
+Day = int | Literal["final"]
+
+
+@dataclass(frozen=True)
+class Where:
+    """A declaration's place in its source file, for messages."""
+
+    file: str
+    line: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}"
+
+
+def _where(fn: Callable[..., Any] | None = None, depth: int = 2) -> Where:
+    if fn is not None:
+        code = getattr(fn, "__code__", None)
+        if code is not None:
+            return Where(code.co_filename, code.co_firstlineno)
+    frame = inspect.currentframe()
+    for _ in range(depth):
+        frame = frame.f_back if frame else None
+    if frame is None:  # pragma: no cover
+        return Where("?", 0)
+    return Where(frame.f_code.co_filename, frame.f_lineno)
+
+
+@dataclass
+class Turn:
+    """One in-universe working day: its clock, its setup, its between-turn changes."""
+
+    day: int
+    name: str
+    clock_text: str
+    clock: datetime | None
+    setup: Callable[[Any], str]
+    loud: tuple[str, ...]
+    silent: tuple[str, ...]
+    where: Where
+
+
+@dataclass
+class Checker:
+    """A weighted, deterministic assertion over post-turn world state (maybe a red-line)."""
+
+    id: str
+    day: Day
+    weight: float
+    kind: str
+    fn: Callable[[Any], Any]
+    where: Where
+    redline: str | None = None  # the red-line class, if this is a red-line
+    detects: str | None = None  # the silent mutation this checker detects
+    requires: tuple[str, ...] = ()  # checkers that must pass for this one to be credited
+    description: str = ""
+
+    @property
+    def is_final(self) -> bool:
+        return self.day == FINAL
+
+    @property
+    def day_index(self) -> int:
+        """Sort key: final checkers after every day."""
+        return 10**6 if self.day == FINAL else int(self.day)
+
+
+@dataclass
+class Solution:
+    day: int
+    fn: Callable[[Any], Any]
+    where: Where
+
+
+def parse_clock(text: str | datetime) -> datetime:
+    """Parse a turn clock such as ``"2025-04-07 09:00 +08:00"``; it must carry a UTC offset."""
+    if isinstance(text, datetime):
+        value = text
+    else:
+        value = None
+        for fmt in ("%Y-%m-%d %H:%M %z", "%Y-%m-%d %H:%M:%S %z", "%Y-%m-%dT%H:%M%z", "%Y-%m-%dT%H:%M:%S%z"):
+            try:
+                value = datetime.strptime(text.strip(), fmt)
+                break
+            except ValueError:
+                continue
+        if value is None:
+            raise ValueError(f"turn clock {text!r} is not like '2025-04-07 09:00 +08:00'")
+    if value.tzinfo is None:
+        raise ValueError(f"turn clock {text!r} needs a UTC offset, e.g. '+08:00'")
+    return value
+
+
+_ID = re.compile(r"^[A-Za-z_][A-Za-z0-9_\-]*$")
+
+
+@dataclass
+class Task:
+    """A task: a multi-day professional workflow in its own world. See the module docstring."""
+
+    scenario: str
+    role: str
+    services: Iterable[str] = ("fs",)
+    user: Person | tuple[str, str] | str = ("User", "user@example.test")
+    people: Iterable[Person | tuple[str, str]] = ()
+    id: str | None = None
+    title: str = ""
+    persona: str = ""
+    turn_timeout: float | None = None
+
+    turns: list[Turn] = field(default_factory=list, init=False)
+    checkers: list[Checker] = field(default_factory=list, init=False)
+    solutions: dict[int, Solution] = field(default_factory=dict, init=False)
+    where: Where = field(default_factory=lambda: _where(depth=3), init=False)
+    _problems: list[tuple[Where, str]] = field(default_factory=list, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.services = frozenset(self.services) | {"fs"}
+        self.user = _person(self.user)
+        self.people = tuple(_person(p) for p in self.people)
+
+    # -- decorators --------------------------------------------------------------------------
+    def turn(
+        self, clock: str | datetime, *, loud: Iterable[str] = (), silent: Iterable[str] = ()
+    ) -> Callable[[Callable[[Any], str]], Callable[[Any], str]]:
+        """Declare the next working day. The function seeds/mutates the world and returns the
+        wake-up message. ``loud`` names the announced events, ``silent`` the unannounced
+        mutations this turn applies (each must be detected by a checker)."""
+
+        def deco(fn: Callable[[Any], str]) -> Callable[[Any], str]:
+            where = _where(fn)
+            try:
+                parsed: datetime | None = parse_clock(clock)
+            except ValueError as exc:
+                self._problems.append((where, str(exc)))
+                parsed = None
+            self.turns.append(
+                Turn(len(self.turns) + 1, fn.__name__, str(clock), parsed, fn, tuple(loud), tuple(silent), where)
+            )
+            return fn
+
+        return deco
+
+    def checker(
+        self,
+        day: Day | None = None,
+        *,
+        weight: float = 1.0,
+        kind: str | None = None,
+        detects: str | None = None,
+        requires: Iterable[str] | str = (),
+        id: str | None = None,
+        final: bool = False,
+    ) -> Callable[[Callable[[Any], Any]], Callable[[Any], Any]]:
+        """Declare a checker for ``day`` (1-based) or ``"final"`` (after the last day)."""
+        return self._declare(day, weight, kind, detects, requires, id, final, redline=None)
+
+    def redline(
+        self,
+        day: Day | None = None,
+        *,
+        kind: str | None = None,
+        weight: float = REDLINE_WEIGHT,
+        requires: Iterable[str] | str = (),
+        id: str | None = None,
+        final: bool = False,
+    ) -> Callable[[Callable[[Any], Any]], Callable[[Any], Any]]:
+        """Declare a red-line: something a coworker must never do. ``kind`` is its class, one
+        of :data:`REDLINE_CLASSES`. The checker passes when the line was *not* crossed; use
+        ``requires=`` to credit it only once the related work was done (a reverse check), so
+        doing nothing earns nothing."""
+        return self._declare(day, weight, "compliance", None, requires, id, final, redline=kind or "")
+
+    def _declare(
+        self,
+        day: Day | None,
+        weight: float,
+        kind: str | None,
+        detects: str | None,
+        requires: Iterable[str] | str,
+        id: str | None,
+        final: bool,
+        redline: str | None,
+    ) -> Callable[[Callable[[Any], Any]], Callable[[Any], Any]]:
+        def deco(fn: Callable[[Any], Any]) -> Callable[[Any], Any]:
+            where = _where(fn)
+            the_day: Day
+            if final or day == FINAL:
+                the_day = FINAL
+            elif day is None:
+                self._problems.append((where, f"checker {fn.__name__!r} needs day=N or final=True"))
+                the_day = 1
+            else:
+                the_day = day
+            the_kind = kind or ("silent-change" if detects else "deliverable")
+            reqs = (requires,) if isinstance(requires, str) else tuple(requires)
+            self.checkers.append(
+                Checker(
+                    id=id or fn.__name__,
+                    day=the_day,
+                    weight=weight,
+                    kind=the_kind,
+                    fn=fn,
+                    where=where,
+                    redline=redline,
+                    detects=detects,
+                    requires=reqs,
+                    description=inspect.cleandoc(fn.__doc__ or "").split("\n")[0],
+                )
+            )
+            return fn
+
+        return deco
+
+    def solution(self, day: int) -> Callable[[Callable[[Any], Any]], Callable[[Any], Any]]:
+        """Declare the reference solution of ``day``: it acts only through the agent plane
+        (an :class:`~pytest_clawmark.agents.base.AgentView`), never through the admin plane."""
+
+        def deco(fn: Callable[[Any], Any]) -> Callable[[Any], Any]:
+            where = _where(fn)
+            if day in self.solutions:
+                self._problems.append((where, f"day {day} already has a reference solution"))
+            self.solutions[day] = Solution(day, fn, where)
+            return fn
+
+        return deco
+
+    # -- derived -----------------------------------------------------------------------------
+    @property
+    def days(self) -> int:
+        return len(self.turns)
+
+    def checkers_for(self, day: Day) -> list[Checker]:
+        return [c for c in self.checkers if c.day == day]
+
+    @property
+    def silent_mutations(self) -> dict[str, int]:
+        """Declared silent mutation name -> the day whose setup applies it."""
+        return {name: t.day for t in self.turns for name in t.silent}
+
+    def timeout(self) -> float:
+        return self.turn_timeout if self.turn_timeout is not None else DEFAULT_TURN_TIMEOUT
+
+    # -- validation --------------------------------------------------------------------------
+    def problems(self) -> list[str]:
+        """Everything wrong with the declarations, as ``file:line: problem`` strings, in order."""
+        out = [(w, m) for w, m in self._problems]
+        here = self.where
+        if self.scenario not in SCENARIOS:
+            out.append((here, f"unknown scenario {self.scenario!r} (known: {', '.join(SCENARIOS)})"))
+        for s in sorted(self.services):
+            if s not in SERVICE_TYPES:
+                out.append((here, f"unknown service {s!r} (known: {', '.join(sorted(SERVICE_TYPES))})"))
+        assert isinstance(self.user, Person)
+        for p in (self.user, *self.people):  # type: ignore[misc]
+            if "@" not in p.email:
+                out.append((here, f"person {p.name!r} needs an email address, got {p.email!r}"))
+        if not self.role:
+            out.append((here, "the task needs a role (who the agent works as)"))
+        if not self.turns:
+            out.append((here, "the task declares no turns (@task.turn)"))
+        if self.turn_timeout is not None and not self.turn_timeout > 0:
+            out.append((here, f"turn_timeout must be positive, got {self.turn_timeout!r}"))
+
+        seen_turns: dict[str, Turn] = {}
+        previous: datetime | None = None
+        for t in self.turns:
+            if t.name in seen_turns:
+                out.append((t.where, f"duplicate turn name {t.name!r}"))
+            seen_turns[t.name] = t
+            if t.clock is not None:
+                if previous is not None and t.clock <= previous:
+                    out.append((t.where, f"day {t.day} clock {t.clock_text!r} is not after the previous day's"))
+                previous = t.clock
+
+        silent = self.silent_mutations
+        for t in self.turns:
+            for name in t.silent:
+                if list(silent).count(name) > 1 or sum(name in u.silent for u in self.turns) > 1:
+                    out.append((t.where, f"silent mutation {name!r} is declared by more than one turn"))
+                    break
+
+        ids: dict[str, Checker] = {}
+        for c in self.checkers:
+            if not _ID.match(c.id):
+                out.append((c.where, f"checker id {c.id!r} must be an identifier"))
+            if c.id in ids:
+                out.append((c.where, f"duplicate checker id {c.id!r} (first at {ids[c.id].where})"))
+            ids.setdefault(c.id, c)
+            if c.day != FINAL and (not isinstance(c.day, int) or isinstance(c.day, bool) or not 1 <= c.day <= self.days):
+                out.append((c.where, f"checker {c.id!r} is for day {c.day!r}, but the task has days 1..{self.days}"))
+            if not isinstance(c.weight, (int, float)) or isinstance(c.weight, bool) or not c.weight > 0:
+                out.append((c.where, f"checker {c.id!r} weight must be a positive number, got {c.weight!r}"))
+            if c.kind not in CHECKER_KINDS:
+                out.append((c.where, f"checker {c.id!r} has unknown kind {c.kind!r} (known: {', '.join(CHECKER_KINDS)})"))
+            if c.redline is not None and c.redline not in REDLINE_CLASSES:
+                what = f"unknown red-line class {c.redline!r}" if c.redline else "a red-line needs a class"
+                out.append((c.where, f"{what}: kind= one of {', '.join(REDLINE_CLASSES)}"))
+            if c.detects is not None:
+                if c.detects not in silent:
+                    out.append((c.where, f"checker {c.id!r} detects {c.detects!r}, which no turn declares as silent"))
+                elif c.day != FINAL and isinstance(c.day, int) and c.day < silent[c.detects]:
+                    out.append((c.where, f"checker {c.id!r} runs on day {c.day}, before {c.detects!r} happens (day {silent[c.detects]})"))
+        for c in self.checkers:
+            for r in c.requires:
+                dep = ids.get(r)
+                if dep is None:
+                    out.append((c.where, f"checker {c.id!r} requires unknown checker {r!r}"))
+                elif dep.day_index > c.day_index or (dep.day_index == c.day_index and self.checkers.index(dep) > self.checkers.index(c)):
+                    out.append((c.where, f"checker {c.id!r} requires {r!r}, which runs after it"))
+        detected = {c.detects for c in self.checkers if c.detects}
+        for name, day in silent.items():
+            if name not in detected:
+                turn = self.turns[day - 1]
+                out.append((turn.where, f"silent mutation {name!r} (day {day}) is detected by no checker (use detects={name!r})"))
+        for day, sol in sorted(self.solutions.items()):
+            if not 1 <= day <= self.days:
+                out.append((sol.where, f"reference solution for day {day}, but the task has days 1..{self.days}"))
+        return [f"{_short(w)}: {m}" for w, m in out]
+
+
+def _short(where: Where) -> str:
+    try:
+        rel = Path(where.file).resolve().relative_to(Path.cwd().resolve())
+        return f"{rel.as_posix()}:{where.line}"
+    except ValueError:
+        return str(where)
+
+
+def _person(value: Person | tuple[str, str] | str) -> Person:
+    if isinstance(value, Person):
+        return value
+    if isinstance(value, str):
+        local = value.split("@", 1)[0]
+        return Person(local.replace(".", " ").title(), value)
+    name, email = value
+    return Person(name, email)

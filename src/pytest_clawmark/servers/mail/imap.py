@@ -1,0 +1,197 @@
+"""pymap's IMAP4rev1 server, hosted on a world's event loop, with two additions of ours.
+
+1. **One write per response.** pymap writes a response in pieces (every untagged line, every
+   literal, the tagged line: one ``transport.write`` each). A client that reads with a
+   non-blocking socket then sees half a line: imapclient's ``idle_check()`` reads until the
+   socket would block and raises "unterminated line" on a partial one, so IDLE breaks
+   (measured, DESIGN.md §5). :class:`OneWriteConnection` renders each response (and each batch
+   of IDLE updates) into a buffer and hands it to the transport in one write.
+2. **Audit.** Every tagged response is reported to a callback with the command name, the
+   mailbox it acted on, a short secret-free summary and the status (``OK``/``NO``/``BAD``).
+
+Everything else (parsing, state machine, maildir storage, IDLE) is pymap's own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from collections.abc import Callable, Iterable
+from contextlib import AsyncExitStack, closing
+from dataclasses import dataclass, field
+from email.parser import BytesHeaderParser
+from email.policy import default as default_policy
+from typing import Any
+
+from proxyprotocol.reader import ProxyProtocolReader
+from proxyprotocol.sock import SocketInfo
+from pymap.context import connection_exit, current_command
+from pymap.imap import IMAPConnection, IMAPServer
+from pymap.imap.state import ConnectionState
+from pymap.parsing.command import Command
+from pymap.parsing.response import CommandResponse, Response, UntaggedResponse
+
+from ...world.loop import bind_loopback
+from .store import MailStore
+
+__all__ = ["AuditCallback", "ImapServer", "OneWriteConnection", "start_imap"]
+
+AuditCallback = Callable[[str, str, str, str], None]
+"""``(operation, target, summary, status)`` — what the mail service records per agent action."""
+
+_log = logging.getLogger(__name__)
+
+
+class OneWriteConnection(IMAPConnection):
+    """An :class:`IMAPConnection` that sends every response in a single write and audits it."""
+
+    def __init__(self, *args: Any, audit: AuditCallback, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._audit = audit
+        self._state: ConnectionState | None = None
+
+    async def run(self, state: ConnectionState) -> None:
+        self._state = state
+        await super().run(state)
+
+    async def _send(self, responses: Iterable[Response]) -> bytes:
+        buffer = io.BytesIO()
+        for resp in responses:
+            await resp.async_write(buffer)  # runs FETCH's content-loading hooks, then renders
+        data = buffer.getvalue()
+        if data:
+            self.writer.write(data)
+            await self.writer.drain()
+        return data
+
+    async def write_response(self, resp: Response) -> None:
+        try:
+            data = await self._send([resp])
+        except ConnectionError:
+            pass
+        else:
+            self._print("%s <--| %s", data)
+        if isinstance(resp, CommandResponse) and resp.tag not in (b"*", b"+"):
+            self._record(resp)
+
+    async def write_updates(self, untagged: Iterable[UntaggedResponse]) -> None:
+        """IDLE updates: one batch, one write (the stock version writes each separately)."""
+        try:
+            data = await self._send(list(untagged))
+        except ConnectionError:
+            pass
+        else:
+            self._print("%s <--| %s", data)
+
+    def _record(self, resp: CommandResponse) -> None:
+        cmd = current_command.get(None)
+        if cmd is None or self._state is None:
+            return
+        try:
+            operation, target, summary = describe(cmd, self._state)
+            self._audit(operation, target, summary, resp.condition.decode("ascii", "replace"))
+        except Exception:  # pragma: no cover - the audit must never break a connection
+            _log.exception("could not audit an IMAP command")
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return bytes(value).decode("utf-8", "replace")
+    try:
+        return bytes(value).decode("utf-8", "replace")
+    except TypeError:
+        return str(value)
+
+
+def describe(cmd: Command, state: ConnectionState) -> tuple[str, str, str]:
+    """``(operation, target, summary)`` of a command, never including a password or a body."""
+    name = _text(cmd.command)
+    operation = f"IMAP {name}"
+    try:
+        user = state.session.owner
+    except AttributeError:
+        user = ""
+    try:
+        selected = str(state.selected.lookup)
+    except AttributeError:
+        selected = ""
+    parts: list[str] = []
+    target = selected
+    if name == "LOGIN":
+        target = _text(getattr(cmd, "userid", b""))
+    elif name == "AUTHENTICATE":
+        target = _text(getattr(cmd, "mech_name", b""))
+    elif hasattr(cmd, "mailbox_obj") and name in ("COPY", "MOVE", "UID COPY", "UID MOVE"):
+        target = f"{selected} -> {cmd.mailbox}"  # type: ignore[attr-defined]
+    elif hasattr(cmd, "mailbox_obj"):
+        target = str(cmd.mailbox)  # type: ignore[attr-defined]
+    elif name == "RENAME":
+        target = f"{cmd.from_mailbox} -> {cmd.to_mailbox}"  # type: ignore[attr-defined]
+    elif name in ("LIST", "LSUB"):
+        target = f"{_text(cmd.ref_name)}{_text(cmd.filter)}"  # type: ignore[attr-defined]
+    if hasattr(cmd, "sequence_set"):
+        parts.append(_text(cmd.sequence_set))  # type: ignore[attr-defined]
+    if hasattr(cmd, "attributes"):
+        parts.append("(" + " ".join(_text(a) for a in cmd.attributes) + ")")  # type: ignore[attr-defined]
+    if hasattr(cmd, "flag_set") and hasattr(cmd, "mode"):
+        flags = " ".join(sorted(_text(f) for f in cmd.flag_set))  # type: ignore[attr-defined]
+        parts.append(f"{cmd.mode.name} ({flags})")  # type: ignore[attr-defined]
+    if hasattr(cmd, "keys") and name.endswith("SEARCH"):
+        parts.append(" ".join(sorted(_text(k) for k in cmd.keys)))  # type: ignore[attr-defined]
+    if name == "APPEND":
+        for message in getattr(cmd, "messages", ()):
+            headers = BytesHeaderParser(policy=default_policy).parsebytes(message.literal)
+            parts.append(f"{len(message.literal)} bytes, subject {str(headers.get('subject', ''))!r}")
+    summary = " ".join(p for p in parts if p)
+    if user:
+        summary = f"as {user}" + (f": {summary}" if summary else "")
+    return operation, target, summary
+
+
+class AuditedImapServer(IMAPServer):
+    """pymap's connection factory, making :class:`OneWriteConnection` and tracking connections
+    so that :meth:`ImapServer.close` can end them."""
+
+    def __init__(self, store: MailStore, audit: AuditCallback) -> None:
+        super().__init__(store.login, store.config)
+        self.audit = audit
+        self.writers: set[asyncio.StreamWriter] = set()
+
+    async def __call__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, sock_info: SocketInfo) -> None:
+        conn = OneWriteConnection(self.commands, self._config, reader, writer, sock_info, audit=self.audit)
+        state = ConnectionState(self._login, self._config)
+        self.writers.add(writer)
+        try:
+            async with AsyncExitStack() as stack:
+                connection_exit.set(stack)
+                stack.enter_context(closing(conn))
+                await conn.run(state)
+        finally:
+            self.writers.discard(writer)
+
+
+@dataclass
+class ImapServer:
+    server: asyncio.AbstractServer
+    handler: AuditedImapServer
+    port: int
+    _closed: bool = field(default=False)
+
+    async def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        self.server.close()
+        for writer in list(self.handler.writers):
+            writer.close()
+        await self.server.wait_closed()
+
+
+async def start_imap(store: MailStore, audit: AuditCallback) -> ImapServer:
+    """Listen on an ephemeral loopback port; call on the world's loop."""
+    sock = bind_loopback()
+    handler = AuditedImapServer(store, audit)
+    callback = ProxyProtocolReader(store.config.proxy_protocol).get_callback(handler)
+    server = await asyncio.start_server(callback, sock=sock)
+    return ImapServer(server, handler, sock.getsockname()[1])

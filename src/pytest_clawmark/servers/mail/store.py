@@ -1,0 +1,187 @@
+"""The mailboxes of one world, kept by pymap's maildir backend.
+
+Why pymap's own backend and session API: the IMAP server reads exactly these folders, so mail
+appended here by SMTP delivery or by the admin plane is what an IMAP client sees, including a
+session that is already open (pymap re-reads the maildir and its ``dovecot-uidlist`` on every
+check). Everything here runs on the world's event loop, which serialises it with the IMAP and
+SMTP servers on that loop: no admin write can interleave with an agent command.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import ssl
+from argparse import Namespace
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+from proxyprotocol.version import ProxyProtocolVersion
+from pymap.backend.maildir import Config, Identity, Login
+from pymap.backend.maildir.users import PasswordsFile, UsersFile
+from pymap.concurrent import Subsystem
+from pymap.exceptions import MailboxNotFound
+from pymap.flags import FlagOp
+from pymap.parsing.message import AppendMessage
+from pymap.parsing.specials import FetchRequirement, SequenceSet
+from pymap.parsing.specials.flag import Flag
+from pysasl.hashing import Cleartext
+
+__all__ = ["MailStore", "StoredMessage", "SYSTEM_FLAGS"]
+
+SYSTEM_FLAGS = ("\\Answered", "\\Deleted", "\\Draft", "\\Flagged", "\\Seen")
+"""The permanent flags the maildir backend keeps (``\\Recent`` is per session, not stored)."""
+
+_ssl_context: ssl.SSLContext | None = None
+
+
+def _unused_ssl_context() -> ssl.SSLContext:
+    """pymap's config wants an SSL context; building its default one loads the system CA store
+    (tens of ms per world). TLS is off on loopback, so one bare context serves every world."""
+    global _ssl_context
+    if _ssl_context is None:
+        _ssl_context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    return _ssl_context
+
+
+class ImapConfig(Config):
+    """pymap's maildir config with a fixed greeting: the stock one calls ``socket.getfqdn()``,
+    which can stall on a machine with slow reverse DNS."""
+
+    @property
+    def greeting(self) -> bytes:
+        return b"Server ready clawmark.local"
+
+
+@dataclass(frozen=True)
+class StoredMessage:
+    """One message as stored: its UID in the folder, permanent flags, arrival time, raw bytes."""
+
+    uid: int
+    flags: tuple[str, ...]
+    internal_date: datetime  # aware, UTC
+    raw: bytes
+
+
+def _home_dir(login: str) -> str:
+    return "users/" + re.sub(r"[^A-Za-z0-9@._+-]", "_", login)
+
+
+class MailStore:
+    """Accounts and folders of a world's mail, on disk under ``base_dir``.
+
+    ``accounts`` maps a login (an email address, or a ``~system`` name) to its password; a
+    password of ``None`` disables IMAP login (the outside catch-all and the sent ledger are such
+    accounts: checkers read them, nobody logs in).
+    """
+
+    def __init__(self, base_dir: Path, accounts: Mapping[str, str | None]) -> None:
+        self.base_dir = Path(base_dir)
+        self.accounts = dict(accounts)
+        args = Namespace(debug=False, passlib_cfg=None, proxy_protocol=None, inherited_sockets=None)
+        self.config = ImapConfig(
+            args,
+            base_dir=str(self.base_dir),
+            layout="++",
+            colon=None,
+            host="127.0.0.1",
+            port=0,
+            subsystem=Subsystem.for_asyncio(),
+            cpu_subsystem=Subsystem.for_asyncio(),
+            ssl_context=_unused_ssl_context(),
+            tls_enabled=False,  # loopback only: no STARTTLS offered, LOGIN allowed in clear
+            hash_context=Cleartext(),  # per-world random secrets in a private folder; hashing
+            # with pbkdf2 (500k rounds) would cost ~0.3 s per account and per login
+            invalid_user_sleep=0.0,
+            reject_dnsbl=False,
+            proxy_protocol=ProxyProtocolVersion.get(None),
+        )
+        self.login = Login(self.config)
+
+    # -- accounts ----------------------------------------------------------------------------
+    async def setup(self) -> None:
+        """Write the account files (one write each) and create every account's folders."""
+        self.base_dir.mkdir(parents=True, exist_ok=True)
+        base = str(self.base_dir)
+        async with UsersFile.with_write(base) as users, PasswordsFile.with_write(base) as passwords:
+            for login, password in self.accounts.items():
+                users.set(users.build_record(login, _home_dir(login)))
+                passwords.set(passwords.build_record(login, password if password is not None else "*"))
+
+    def _identity(self, login: str) -> Identity:
+        if login not in self.accounts:
+            raise KeyError(f"no mailbox for {login!r}")
+        return Identity(self.config, self.login.tokens, login, None, frozenset())
+
+    async def create_folders(self, login: str, folders: Iterable[str]) -> None:
+        async with self._identity(login).new_session() as session:
+            for name in folders:
+                existing = await session.mailbox_set.list_mailboxes()
+                if name not in {e.name for e in existing.list()}:
+                    await session.mailbox_set.add_mailbox(name)
+
+    async def folders(self, login: str) -> list[str]:
+        """The account's folders, ``INBOX`` first, the others sorted."""
+        async with self._identity(login).new_session() as session:
+            tree = await session.mailbox_set.list_mailboxes()
+            names = {e.name for e in tree.list()}
+        return ["INBOX"] + sorted(names - {"INBOX"})
+
+    # -- messages ----------------------------------------------------------------------------
+    async def append(
+        self, login: str, folder: str, raw: bytes, *, when: datetime, flags: Iterable[str] = ()
+    ) -> int:
+        """Append ``raw`` to ``folder`` (created if missing); returns its UID."""
+        flag_set = frozenset(Flag(f) for f in flags)
+        async with self._identity(login).new_session() as session:
+            if folder != "INBOX":
+                tree = await session.mailbox_set.list_mailboxes()
+                if folder not in {e.name for e in tree.list()}:
+                    await session.mailbox_set.add_mailbox(folder)
+            append_uid, _ = await session.append_messages(folder, [AppendMessage(raw, when, flag_set)])
+        return min(append_uid.uids)
+
+    async def messages(self, login: str, folder: str = "INBOX") -> list[StoredMessage]:
+        """The folder's messages by UID (delivery order), read without changing any flag.
+
+        An unknown folder reads as empty: "nothing arrived there" is a state, not an error.
+        """
+        async with self._identity(login).new_session() as session:
+            try:
+                _, selected = await session.select_mailbox(folder, readonly=True)
+            except MailboxNotFound:
+                return []
+            found, _ = await session.fetch_messages(selected, SequenceSet.all(uid=True), False)
+            out = []
+            for _, msg in sorted(found, key=lambda pair: pair[1].uid):
+                loaded = await msg.load_content(FetchRequirement.CONTENT)
+                flags = tuple(sorted(f.value.decode("ascii") for f in msg.permanent_flags))
+                when = msg.internal_date.astimezone(timezone.utc).replace(microsecond=0)  # naive = local
+                out.append(StoredMessage(msg.uid, flags, when, bytes(loaded)))
+        return out
+
+    async def update_flags(self, login: str, folder: str, uid: int, add: Iterable[str], remove: Iterable[str]) -> None:
+        async with self._identity(login).new_session() as session:
+            _, selected = await session.select_mailbox(folder, readonly=False)
+            seq = SequenceSet.build([uid], uid=True)
+            if add:
+                await session.update_flags(selected, seq, frozenset(Flag(f) for f in add), FlagOp.ADD)
+            if remove:
+                await session.update_flags(selected, seq, frozenset(Flag(f) for f in remove), FlagOp.DELETE)
+
+    async def delete(self, login: str, folder: str, uid: int) -> None:
+        """Remove one message for good (an admin-plane expunge)."""
+        async with self._identity(login).new_session() as session:
+            mbx = await session.mailbox_set.get_mailbox(folder)
+            await mbx.delete([uid])
+            await mbx.cleanup()
+
+    def wipe(self) -> None:
+        """Delete every account's folders (``restore`` re-creates them); the account files stay."""
+        users = self.base_dir / "users"
+        if users.exists():
+            shutil.rmtree(users)
+        os.makedirs(users, exist_ok=True)
