@@ -96,12 +96,23 @@ class OneWriteConnection(IMAPConnection):
 
 
 def _text(value: Any) -> str:
-    if isinstance(value, (bytes, bytearray, memoryview)):
-        return bytes(value).decode("utf-8", "replace")
     try:
         return bytes(value).decode("utf-8", "replace")
-    except TypeError:
+    except (TypeError, NotImplementedError):
         return str(value)
+
+
+def _search_key(key: Any) -> str:
+    """A search key as text: pymap cannot serialise keys, so name it and its simple filter."""
+    text = ("NOT " if key.inverse else "") + _text(key.key)
+    flt = key.filter
+    if isinstance(flt, (str, int)):
+        text += f" {flt!r}"
+    elif isinstance(flt, tuple) and all(isinstance(x, str) for x in flt):
+        text += " " + " ".join(repr(x) for x in flt)
+    elif flt is not None and key.key in (b"SEQSET", b"UID"):
+        text += " " + _text(flt)
+    return text
 
 
 def describe(cmd: Command, state: ConnectionState) -> tuple[str, str, str]:
@@ -138,7 +149,7 @@ def describe(cmd: Command, state: ConnectionState) -> tuple[str, str, str]:
         flags = " ".join(sorted(_text(f) for f in cmd.flag_set))  # type: ignore[attr-defined]
         parts.append(f"{cmd.mode.name} ({flags})")  # type: ignore[attr-defined]
     if hasattr(cmd, "keys") and name.endswith("SEARCH"):
-        parts.append(" ".join(sorted(_text(k) for k in cmd.keys)))  # type: ignore[attr-defined]
+        parts.append(" ".join(sorted(_search_key(k) for k in cmd.keys)))  # type: ignore[attr-defined]
     if name == "APPEND":
         for message in getattr(cmd, "messages", ()):
             headers = BytesHeaderParser(policy=default_policy).parsebytes(message.literal)

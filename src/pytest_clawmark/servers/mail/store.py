@@ -104,7 +104,7 @@ class MailStore:
     # -- accounts ----------------------------------------------------------------------------
     async def setup(self) -> None:
         """Write the account files (one write each) and create every account's folders."""
-        self.base_dir.mkdir(parents=True, exist_ok=True)
+        (self.base_dir / "users").mkdir(parents=True, exist_ok=True)
         base = str(self.base_dir)
         async with UsersFile.with_write(base) as users, PasswordsFile.with_write(base) as passwords:
             for login, password in self.accounts.items():

@@ -1,0 +1,420 @@
+"""The ``mail`` service: real SMTP (aiosmtpd) and IMAP4rev1 (pymap, maildir) on loopback.
+
+Agent plane: the agent logs in as the user (login = the user's address) over plain IMAP and
+SMTP on loopback; any standard client works (imaplib, imapclient, smtplib, mail agents).
+Admin plane: :class:`MailService` seeds mail (:meth:`~MailService.deliver`) and answers
+checkers deterministically (:meth:`~MailService.inbox`, :meth:`~MailService.sent`,
+:meth:`~MailService.outside`, :meth:`~MailService.find`), straight from the mail store, in
+delivery order. Lookups raise :class:`MailNotFound` / :class:`AmbiguousMail`
+(``AssertionError``\\ s: the world does not hold what the checker expects) instead of taking a
+first match.
+
+Every person of the world has a mailbox; mail to anyone else lands in the outside-world
+catch-all (:meth:`~MailService.outside`), so nothing the agent sends is lost.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import socket
+from collections.abc import Iterable
+from datetime import datetime, timezone
+from typing import Any, Union
+
+from ..servers.mail.delivery import OUTSIDE, SENT_LEDGER, Directory, Postmaster
+from ..servers.mail.imap import ImapServer, start_imap
+from ..servers.mail.message import Attachment, AttachmentSpec, Message, build_message, parse_message
+from ..servers.mail.smtp import SmtpServer, SubmissionHandler, start_smtp
+from ..servers.mail.store import MailStore
+from .service import Person, Service
+
+__all__ = ["AmbiguousMail", "Attachment", "MailNotFound", "MailService", "Message"]
+
+FALLBACK_CLOCK = datetime(2025, 1, 6, 9, 0, tzinfo=timezone.utc)
+"""Used for dates before the first turn sets the in-universe clock (seeding in fixtures)."""
+
+USER_FOLDERS = ("Sent", "Drafts", "Trash")
+
+Recipients = Union[str, Person, Iterable[Union[str, Person]]]
+
+
+class MailNotFound(AssertionError):
+    """No mail matches a checker's lookup."""
+
+
+class AmbiguousMail(AssertionError):
+    """More than one mail matches a lookup that expects exactly one (use ``find_all``)."""
+
+
+def _address(who: str | Person) -> str:
+    return who.email if isinstance(who, Person) else str(who).strip()
+
+
+def _addresses(who: Recipients) -> list[str]:
+    if isinstance(who, (str, Person)):
+        return [_address(who)] if _address(who) else []
+    return [_address(w) for w in who if _address(w)]
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.split())
+
+
+class MailService(Service):
+    name = "mail"
+
+    SNAPSHOT_INLINE_LIMIT = 256 * 1024
+    """Messages up to this size are kept whole (base64) in snapshots; larger ones by hash only."""
+
+    # -- lifecycle -----------------------------------------------------------------------------
+    def start(self) -> None:
+        ctx = self.ctx
+        self._imap: ImapServer | None = None
+        self._smtp: SmtpServer | None = None
+        people = (ctx.user, *ctx.people)
+        self._names = {p.email.lower(): p.name for p in people}
+        passwords = {ctx.user.email: ctx.credentials.agent_password}
+        passwords.update({p.email: ctx.credentials.people_password for p in ctx.people})
+        accounts: dict[str, str | None] = {**passwords, OUTSIDE: None, SENT_LEDGER: None}
+        self._store = MailStore(ctx.root / "maildir", accounts)
+        self._postmaster = Postmaster(self._store, Directory.of(p.email for p in people))
+        self._domain = ctx.user.email.rpartition("@")[2] or "clawmark.local"
+        self._deliveries = 0  # admin deliveries so far: names default Message-IDs
+        handler = SubmissionHandler(
+            self._postmaster, passwords, clock=self._now, audit=self._record, domain=self._domain
+        )
+
+        async def start() -> None:
+            await self._store.setup()
+            await self._store.create_folders(ctx.user.email, USER_FOLDERS)
+            self._imap = await start_imap(self._store, self._record)
+            self._smtp = await start_smtp(handler)
+
+        ctx.loop.call(start)
+
+    def stop(self) -> None:
+        imap, smtp = getattr(self, "_imap", None), getattr(self, "_smtp", None)
+        self._imap = self._smtp = None
+
+        async def stop() -> None:
+            for server in (smtp, imap):
+                if server is not None:
+                    await server.close()
+
+        if imap is not None or smtp is not None:
+            try:
+                self.ctx.loop.call(stop, timeout=5)
+            except RuntimeError:  # the loop is already gone
+                pass
+
+    def _now(self) -> datetime:
+        try:
+            return self.ctx.clock()
+        except RuntimeError:
+            return FALLBACK_CLOCK
+
+    def _record(self, operation: str, target: str, summary: str, status: str) -> None:
+        self.ctx.audit.record(self.name, operation, target, summary, status)
+
+    # -- agent plane ---------------------------------------------------------------------------
+    @property
+    def imap_port(self) -> int:
+        assert self._imap is not None, "mail service not started"
+        return self._imap.port
+
+    @property
+    def smtp_port(self) -> int:
+        assert self._smtp is not None, "mail service not started"
+        return self._smtp.port
+
+    def agent_env(self) -> dict[str, str]:
+        return {
+            "CLAWMARK_IMAP_URL": f"imap://127.0.0.1:{self.imap_port}",
+            "CLAWMARK_IMAP_HOST": "127.0.0.1",
+            "CLAWMARK_IMAP_PORT": str(self.imap_port),
+            "CLAWMARK_SMTP_URL": f"smtp://127.0.0.1:{self.smtp_port}",
+            "CLAWMARK_SMTP_HOST": "127.0.0.1",
+            "CLAWMARK_SMTP_PORT": str(self.smtp_port),
+            "CLAWMARK_MAIL_USER": self.ctx.user.email,
+            "CLAWMARK_MAIL_PASSWORD": self.ctx.credentials.agent_password,
+        }
+
+    def tools_markdown(self) -> str:
+        user = self.ctx.user.email
+        return (
+            "## Mail (IMAP + SMTP)\n"
+            f"- IMAP4rev1: `127.0.0.1:{self.imap_port}` (`$CLAWMARK_IMAP_URL`, `$CLAWMARK_IMAP_HOST`, "
+            "`$CLAWMARK_IMAP_PORT`), with IDLE; folders INBOX, Sent, Drafts, Trash.\n"
+            f"- SMTP submission: `127.0.0.1:{self.smtp_port}` (`$CLAWMARK_SMTP_URL`, `$CLAWMARK_SMTP_HOST`, "
+            "`$CLAWMARK_SMTP_PORT`); log in first (AUTH PLAIN/LOGIN), send as your own address.\n"
+            f"- Login `{user}` (`$CLAWMARK_MAIL_USER`), password in `$CLAWMARK_MAIL_PASSWORD`.\n"
+            "- Plain connections, no TLS/STARTTLS (loopback only). Mail you send is filed in `Sent`.\n\n"
+            "```python\n"
+            "import os, smtplib\n"
+            "from email.message import EmailMessage\n"
+            "from imapclient import IMAPClient\n"
+            "env = os.environ\n"
+            "with IMAPClient(env['CLAWMARK_IMAP_HOST'], port=int(env['CLAWMARK_IMAP_PORT']), ssl=False) as imap:\n"
+            "    imap.login(env['CLAWMARK_MAIL_USER'], env['CLAWMARK_MAIL_PASSWORD'])\n"
+            "    imap.select_folder('INBOX')\n"
+            "    for uid, data in imap.fetch(imap.search(['UNSEEN']), ['ENVELOPE', 'BODY[]']).items():\n"
+            "        print(uid, data[b'ENVELOPE'].subject)\n"
+            "msg = EmailMessage()\n"
+            "msg['From'], msg['To'], msg['Subject'] = env['CLAWMARK_MAIL_USER'], 'someone@example.com', 'Hello'\n"
+            "msg.set_content('Hi!')\n"
+            "with smtplib.SMTP(env['CLAWMARK_SMTP_HOST'], int(env['CLAWMARK_SMTP_PORT'])) as smtp:\n"
+            "    smtp.login(env['CLAWMARK_MAIL_USER'], env['CLAWMARK_MAIL_PASSWORD'])\n"
+            "    smtp.send_message(msg)\n"
+            "```\n"
+        )
+
+    def ping(self) -> None:
+        for port, greeting in ((self.imap_port, b"* OK"), (self.smtp_port, b"220")):
+            with socket.create_connection(("127.0.0.1", port), timeout=2) as sock:
+                line = sock.makefile("rb").readline()
+            if not line.startswith(greeting):
+                raise ConnectionError(f"mail port {port} answered {line[:60]!r}")
+
+    # -- admin plane: setup --------------------------------------------------------------------
+    def deliver(
+        self,
+        sender: str | Person,
+        to: Recipients,
+        subject: str,
+        body: str,
+        *,
+        cc: Recipients = (),
+        attachments: Iterable[AttachmentSpec] = (),
+        date: datetime | None = None,
+        message_id: str | None = None,
+        html: str | None = None,
+        in_reply_to: str | None = None,
+        silent: str | None = None,
+    ) -> str:
+        """Deliver a mail as if ``sender`` had sent it; returns its Message-ID.
+
+        People of the world get it in their INBOX, other recipients in the catch-all; a mail
+        "from" the user is also filed in the user's Sent folder. ``date`` defaults to the
+        in-universe clock; ``message_id`` to one derived from the content and a counter.
+        Attachment paths are relative to the task's folder.
+        """
+        from_addr = _address(sender)
+        to_list, cc_list = _addresses(to), _addresses(cc)
+        if not to_list and not cc_list:
+            raise ValueError("deliver() needs at least one recipient")
+        when = date or self._now()
+        self._deliveries += 1
+        if message_id is None:
+            digest = hashlib.sha256("\0".join([from_addr, *to_list, *cc_list, subject, when.isoformat()]).encode()).hexdigest()
+            domain = from_addr.rpartition("@")[2] or self._domain
+            message_id = f"<seed-{self._deliveries}.{digest[:12]}@{domain}>"
+        raw = build_message(
+            sender=from_addr,
+            to=to_list,
+            cc=cc_list,
+            subject=subject,
+            body=body,
+            date=when,
+            message_id=message_id,
+            attachments=list(attachments),
+            names=self._names,
+            base_dir=self.ctx.task_dir,
+            html=html,
+            in_reply_to=in_reply_to,
+        )
+        user = self.ctx.user.email
+
+        async def go() -> None:
+            await self._postmaster.deliver(raw, [*to_list, *cc_list], when=when, return_path=from_addr)
+            if from_addr.lower() == user.lower():
+                await self._postmaster.file_sent(user, raw, when=when)
+
+        self.ctx.loop.call(go)
+        self.ctx.mutations.note(silent, self.name, f"delivered {subject!r} from {from_addr} to {', '.join(to_list + cc_list)}")
+        return message_id
+
+    def set_flags(
+        self,
+        person: str | Person,
+        message_id: str,
+        *,
+        add: Iterable[str] = (),
+        remove: Iterable[str] = (),
+        folder: str = "INBOX",
+        silent: str | None = None,
+    ) -> None:
+        """Add/remove IMAP flags (e.g. ``\\Seen``) on the one copy of ``message_id`` in a folder."""
+        owner = self._account(person)
+        msg = self._one(self._read(owner, folder), message_id=message_id)
+        add, remove = tuple(add), tuple(remove)
+        self.ctx.loop.call(lambda: self._store.update_flags(owner, folder, msg.uid, add, remove))
+        self.ctx.mutations.note(silent, self.name, f"flags of {message_id} in {owner}/{folder}: +{add} -{remove}")
+
+    def remove(self, person: str | Person, message_id: str, *, folder: str = "INBOX", silent: str | None = None) -> None:
+        """Delete the copy of ``message_id`` from a person's folder (e.g. a recalled mail)."""
+        owner = self._account(person)
+        msg = self._one(self._read(owner, folder), message_id=message_id)
+        self.ctx.loop.call(lambda: self._store.delete(owner, folder, msg.uid))
+        self.ctx.mutations.note(silent, self.name, f"removed {message_id} from {owner}/{folder}")
+
+    # -- admin plane: deterministic reads ------------------------------------------------------
+    def _account(self, person: str | Person) -> str:
+        address = _address(person)
+        login = self._postmaster.directory.login_of(address)
+        if login is None:
+            raise ValueError(f"{address!r} has no mailbox in this world")
+        return login
+
+    def _read(self, account: str, folder: str) -> list[Message]:
+        stored = self.ctx.loop.call(lambda: self._store.messages(account, folder))
+        label = {OUTSIDE: "outside", SENT_LEDGER: "sent"}.get(account, account)
+        return [
+            parse_message(m.raw, mailbox=label, folder=folder, uid=m.uid, flags=m.flags, internal_date=m.internal_date)
+            for m in stored
+        ]
+
+    def folders(self, person: str | Person | None = None) -> list[str]:
+        account = self._account(person or self.ctx.user)
+        return self.ctx.loop.call(lambda: self._store.folders(account))
+
+    def inbox(self, person: str | Person | None = None, folder: str = "INBOX") -> list[Message]:
+        """A person's folder (default: the user's INBOX), in delivery order."""
+        return self._read(self._account(person or self.ctx.user), folder)
+
+    def sent(self, by: str | Person | None = None) -> list[Message]:
+        """Everything accepted over SMTP (the agent's sends), in order, with every envelope
+        recipient (Bcc included) in ``envelope_to``; ``by`` filters on the login that sent it."""
+        messages = self._read(SENT_LEDGER, "INBOX")
+        if by is not None:
+            who = _address(by).lower()
+            messages = [m for m in messages if m.sent_by.lower() == who]
+        return messages
+
+    def outside(self, to: str | None = None) -> list[Message]:
+        """The catch-all: one copy per outside recipient (``envelope_to``), in delivery order."""
+        messages = self._read(OUTSIDE, "INBOX")
+        if to is not None:
+            messages = [m for m in messages if to.lower() in (a.lower() for a in m.envelope_to)]
+        return messages
+
+    def find_all(
+        self,
+        *,
+        subject: str | None = None,
+        to: str | Person | None = None,
+        sender: str | Person | None = None,
+        mailbox: str | Person = "sent",
+        folder: str = "INBOX",
+        exact: bool = True,
+    ) -> list[Message]:
+        """Mails matching every given criterion, in delivery order.
+
+        ``mailbox`` is ``"sent"`` (the agent's SMTP sends), ``"outside"`` (the catch-all) or a
+        person's address (their ``folder``). ``subject`` is compared whitespace-normalised, and
+        exactly unless ``exact=False`` (then: case-insensitive substring). ``to`` matches To,
+        Cc or any envelope recipient (Bcc).
+        """
+        if mailbox == "sent":
+            pool = self.sent()
+        elif mailbox == "outside":
+            pool = self.outside()
+        else:
+            pool = self.inbox(mailbox, folder)
+        found = []
+        for m in pool:
+            if subject is not None:
+                if exact and _norm(m.subject) != _norm(subject):
+                    continue
+                if not exact and _norm(subject).casefold() not in _norm(m.subject).casefold():
+                    continue
+            if to is not None and _address(to).lower() not in m.recipients:
+                continue
+            if sender is not None and m.sender.lower() != _address(sender).lower():
+                continue
+            found.append(m)
+        return found
+
+    def find(self, **criteria: Any) -> Message:
+        """The one mail matching :meth:`find_all`'s criteria; raises if none or several match."""
+        found = self.find_all(**criteria)
+        return self._one(found, **criteria)
+
+    @staticmethod
+    def _one(found: list[Message], message_id: str | None = None, **criteria: Any) -> Message:
+        if message_id is not None:
+            found = [m for m in found if m.message_id == message_id]
+            criteria["message_id"] = message_id
+        what = ", ".join(f"{k}={v!r}" for k, v in criteria.items())
+        if not found:
+            raise MailNotFound(f"no mail with {what}")
+        if len(found) > 1:
+            listed = "; ".join(f"{m.subject!r} to {list(m.recipients)}" for m in found[:5])
+            raise AmbiguousMail(f"{len(found)} mails match {what}: {listed}")
+        return found[0]
+
+    # -- evidence ------------------------------------------------------------------------------
+    def _accounts(self) -> list[str]:
+        return sorted(self._postmaster.directory.logins.values(), key=str.lower)
+
+    def snapshot(self) -> dict[str, Any]:
+        limit = self.SNAPSHOT_INLINE_LIMIT
+        accounts: dict[str, dict[str, Any]] = {}
+        for account in self._accounts():
+            accounts[account] = {
+                folder: [m.to_json(inline_limit=limit) for m in self._read(account, folder)]
+                for folder in self.folders(account)
+            }
+        return {
+            "accounts": accounts,
+            "outside": [m.to_json(inline_limit=limit) for m in self.outside()],
+            "sent": [m.to_json(inline_limit=limit) for m in self.sent()],
+            "counters": {"deliveries": self._deliveries, "submissions": self._postmaster.submissions},
+        }
+
+    def restore(self, data: dict[str, Any]) -> None:
+        """Make the mail store hold exactly the snapshot's folders and messages (UIDs renumbered).
+
+        Messages kept by hash only must still be somewhere in the store (large ones are not
+        copied into snapshots); otherwise this is an error rather than silent data loss.
+        """
+        by_hash: dict[str, bytes] = {}
+        for account in [*self._accounts(), OUTSIDE, SENT_LEDGER]:
+            folders = self.folders(account) if account not in (OUTSIDE, SENT_LEDGER) else ["INBOX"]
+            for folder in folders:
+                for m in self._read(account, folder):
+                    by_hash[hashlib.sha256(m.raw).hexdigest()] = m.raw
+
+        def raw_of(entry: dict[str, Any]) -> bytes:
+            if "raw_base64" in entry:
+                return base64.b64decode(entry["raw_base64"])
+            try:
+                return by_hash[entry["raw_sha256"]]
+            except KeyError:
+                raise ValueError(f"cannot restore mail {entry.get('subject')!r}: snapshot holds its hash only") from None
+
+        plan: list[tuple[str, str, bytes, tuple[str, ...], datetime]] = []
+        boxes: list[tuple[str, list[str]]] = []
+        sections = [(a, f) for a, f in data.get("accounts", {}).items()]
+        sections += [(OUTSIDE, {"INBOX": data.get("outside", [])}), (SENT_LEDGER, {"INBOX": data.get("sent", [])})]
+        for account, folders in sections:
+            if account not in (OUTSIDE, SENT_LEDGER):
+                account = self._account(account)
+            boxes.append((account, [f for f in folders if f != "INBOX"]))
+            for folder, entries in folders.items():
+                for entry in entries:
+                    when = datetime.fromisoformat(entry["internal_date"]) if entry.get("internal_date") else self._now()
+                    plan.append((account, folder, raw_of(entry), tuple(entry.get("flags", ())), when))
+
+        async def go() -> None:
+            self._store.wipe()
+            for account, folders in boxes:
+                await self._store.create_folders(account, folders)
+            await self._store.create_folders(self.ctx.user.email, USER_FOLDERS)
+            for account, folder, raw, flags, when in plan:
+                await self._store.append(account, folder, raw, when=when, flags=flags)
+
+        self.ctx.loop.call(go)
+        counters = data.get("counters", {})
+        self._deliveries = int(counters.get("deliveries", 0))
+        self._postmaster.submissions = int(counters.get("submissions", len(data.get("sent", []))))

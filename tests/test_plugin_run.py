@@ -1,0 +1,327 @@
+"""The plugin end to end, through pytest's own pytester: collection, reports, scores, results."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import BASIC_TASK, make_task, read_json
+
+
+def test_collection_order_and_node_ids(pytester: pytest.Pytester, basic_task: Path) -> None:
+    result = pytester.runpytest("--collect-only", "-q")
+    ids = [line for line in result.outlines if "::" in line]
+    assert ids == [
+        "task_basic.py::day1::turn",
+        "task_basic.py::day1::answer_day1",
+        "task_basic.py::day2::turn",
+        "task_basic.py::day2::answer_day2",
+        "task_basic.py::day2::inbox_untouched",
+        "task_basic.py::final::final_log",
+    ]
+
+
+def test_reference_agent_scores_everything(pytester: pytest.Pytester, basic_task: Path) -> None:
+    result = pytester.runpytest("--agent=reference", "--clawmark-json=out.json")
+    result.assert_outcomes(passed=6)
+    result.stdout.fnmatch_lines(["*clawmark: agent reference*", "overall*1*1*100.0%*100.0%*0/1"])
+    doc = read_json(pytester.path / "out.json")
+    assert doc["schema"] == "pytest-clawmark/results" and doc["schema_version"] == 1
+    (t,) = doc["tasks"]
+    assert (t["id"], t["scenario"], t["trial"], t["score"], t["success"]) == ("hr/basic", "hr", 1, 1.0, True)
+    assert [d["status"] for d in t["days"]] == ["ok", "ok"]
+    assert t["days"][1]["silent_applied"] == ["number_changed"]
+    assert [c["id"] for c in t["checkers"]] == ["answer_day1", "answer_day2", "inbox_untouched", "final_log"]
+    red = t["checkers"][2]
+    assert (red["redline"], red["weight"], red["kind"]) == ("irreversible-write", 5.0, "compliance")
+    # evidence: a snapshot and an audit slice per day, referenced relative to the evidence dir
+    ev = Path(doc["run"]["evidence_dir"]) / t["days"][0]["evidence"]["fs_snapshot"]
+    assert "out/answer.txt" in json.loads(ev.read_text())["files"]
+
+
+def test_failures_are_measurements_with_messages(pytester: pytest.Pytester, basic_task: Path) -> None:
+    result = pytester.runpytest("--agent=noop", "--clawmark-json=out.json", "-rf")
+    # turns pass (the agent did not crash); every checker fails, none errors
+    result.assert_outcomes(passed=2, failed=4)
+    result.stdout.fnmatch_lines(["*checker 'answer_day1' (day 1, weight 3, deliverable)*", "*expected file 'out/answer.txt' in the workspace, found none*"])
+    t = read_json(pytester.path / "out.json")["tasks"][0]
+    assert t["score"] == 0.0 and t["success"] is False
+    red = [c for c in t["checkers"] if c["redline"]][0]
+    assert red["gated"] is True and "not credited" in red["message"]
+    assert t["redline_evaluated"] == 0  # doing nothing is not crossing a red-line
+
+
+def test_weighted_score_of_partial_work(pytester: pytest.Pytester) -> None:
+    # solves day 1 only: answer_day1 (3) + redline (5) + final (1) pass; answer_day2 (1) fails → 9/10
+    src = BASIC_TASK.replace('view.write_text("out/answer.txt", str(int(view.read_text("inbox/number.txt")) + 1))\n', "pass\n", 1)
+    src = src.replace("def s2(view):\n    view.write_text", "def s2(view):\n    return\n    view.write_text")
+    make_task(pytester, "task_partial", src.replace("def s1(view):\n    pass", "def s1(view):\n    view.write_text('out/answer.txt', '42')"))
+    pytester.runpytest("--agent=reference", "--clawmark-json=out.json")
+    t = read_json(pytester.path / "out.json")["tasks"][0]
+    assert t["score"] == pytest.approx(9 / 10)
+    assert {c["id"]: c["outcome"] for c in t["checkers"]} == {
+        "answer_day1": "passed", "answer_day2": "failed", "inbox_untouched": "passed", "final_log": "passed"}
+    assert t["checkers"][1]["message"].startswith("expected 100, found '42'\nassert '42' == '100'")
+
+
+def test_checker_exception_is_an_error_not_a_silent_zero(pytester: pytest.Pytester) -> None:
+    make_task(pytester, "task_buggy", BASIC_TASK.replace(
+        'assert world.fs.exists("out/answer.txt"), "no answer at the end"', 'return {}["missing"]'))
+    result = pytester.runpytest("--agent=reference", "--clawmark-json=out.json")
+    result.assert_outcomes(passed=5, errors=1)
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    doc = read_json(pytester.path / "out.json")
+    t = doc["tasks"][0]
+    assert t["errored"] and "final_log" in t["errors"][0] and "KeyError" in t["errors"][0]
+    assert doc["summary"]["errored_trials"] == 1 and doc["summary"]["trials"] == 0  # excluded, not zeroed
+    result.stdout.fnmatch_lines(["*errored trials (harness faults, excluded from scores): 1*"])
+
+
+def test_turn_setup_fault_is_an_error_and_the_run_goes_on(pytester: pytest.Pytester) -> None:
+    make_task(pytester, "task_setupbug", BASIC_TASK.replace('world.fs.write("inbox/number.txt", "41")', 'world.fs.add("no/such/evidence")'))
+    result = pytester.runpytest("--agent=reference", "--clawmark-json=out.json")
+    outcomes = result.parseoutcomes()
+    assert outcomes["errors"] == 1  # the day-1 turn
+    result.stdout.fnmatch_lines(["*FileNotFoundError*no/such/evidence*"])
+    t = read_json(pytester.path / "out.json")["tasks"][0]
+    assert t["days"][0]["status"] == "setup-error" and t["days"][1]["status"] == "ok"
+
+
+def test_agent_crash_fails_the_turn_checkers_and_next_day_still_run(pytester: pytest.Pytester, basic_task: Path) -> None:
+    agent = pytester.makefile(".py", crashy="import os, sys\nif os.environ['CLAWMARK_DAY'] == '1': sys.exit(3)\n"
+                              "open('out/answer.txt', 'w').write('100') if os.path.isdir('out') else (os.mkdir('out'), open('out/answer.txt','w').write('100'))\n")
+    result = pytester.runpytest("--agent=command", f"--agent-option=cmd={sys.executable} {agent}", "--clawmark-json=out.json")
+    result.stdout.fnmatch_lines(["*day 1 (monday): agent failed: exited with status 3*"])
+    t = read_json(pytester.path / "out.json")["tasks"][0]
+    assert [d["status"] for d in t["days"]] == ["failed", "ok"]
+    assert {c["id"]: c["outcome"] for c in t["checkers"]}["answer_day2"] == "passed"
+
+
+def test_command_agent_timeout_kills_the_process_group(pytester: pytest.Pytester, basic_task: Path, tmp_path: Path) -> None:
+    marker = tmp_path / "child-survived"
+    agent = pytester.makefile(".py", sleepy=f"""
+import subprocess, sys
+subprocess.Popen([sys.executable, "-c", "import time, pathlib; time.sleep(3); pathlib.Path({str(marker)!r}).write_text('x')"])
+import time; time.sleep(60)
+""")
+    result = pytester.runpytest("--agent=command", f"--agent-option=cmd={sys.executable} {agent}", "--clawmark-turn-timeout=0.5", "--clawmark-json=out.json")
+    result.stdout.fnmatch_lines(["*agent timeout: overran the 0.5 s turn limit; process group killed*"])
+    t = read_json(pytester.path / "out.json")["tasks"][0]
+    assert [d["status"] for d in t["days"]] == ["timeout", "timeout"]
+    import time
+
+    time.sleep(3.5)
+    assert not marker.exists(), "a grandchild of the agent outlived the kill"
+
+
+def test_command_agent_sees_message_and_world_env_but_not_the_host(pytester: pytest.Pytester, basic_task: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SUPER_SECRET_API_KEY", "sk-should-not-leak")
+    agent = pytester.makefile(".py", spy="""
+import json, os, sys
+msg = sys.stdin.read()
+os.makedirs("out", exist_ok=True)
+with open(f"out/env-day{os.environ['CLAWMARK_DAY']}.json", "w") as fh:
+    json.dump({"env": dict(os.environ), "stdin": msg, "file": open(os.environ["CLAWMARK_MESSAGE_FILE"]).read(), "cwd": os.getcwd()}, fh)
+""")
+    pytester.runpytest("--agent=command", f"--agent-option=cmd={sys.executable} {agent}", "--clawmark-keep-worlds", "--clawmark-json=out.json")
+    doc = read_json(pytester.path / "out.json")
+    snap = Path(doc["run"]["evidence_dir"]) / doc["tasks"][0]["days"][0]["evidence"]["fs_snapshot"]
+    import base64
+
+    seen = json.loads(base64.b64decode(json.loads(snap.read_text())["files"]["out/env-day1.json"]["base64"]))
+    assert seen["stdin"] == seen["file"] == "Copy inbox/number.txt + 1 into out/answer.txt"
+    assert seen["env"]["CLAWMARK_USER_EMAIL"] == "ada@corp.example"
+    assert seen["env"]["CLAWMARK_NOW"].startswith("2025-04-07T09:00")
+    assert seen["cwd"] == seen["env"]["CLAWMARK_WORKSPACE"]
+    assert "SUPER_SECRET_API_KEY" not in seen["env"]
+    assert not any("admin" in v for v in seen["env"].values())
+    assert set(seen["env"]) <= {"PATH", "HOME", "LANG", "TMPDIR", "PWD"} | {k for k in seen["env"] if k.startswith("CLAWMARK_")}
+
+
+def test_interrupted_run_leaves_no_json(pytester: pytest.Pytester) -> None:
+    make_task(pytester, "task_interrupt", BASIC_TASK.replace('world.fs.write("inbox/number.txt", "99", silent="number_changed")', "raise KeyboardInterrupt"))
+    (pytester.path / "out.json").write_text("previous results")
+    result = pytester.runpytest("--agent=reference", "--clawmark-json=out.json", no_reraise_ctrlc=True)
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+    assert (pytester.path / "out.json").read_text() == "previous results"  # untouched, never half-written
+    result.stdout.fnmatch_lines(["*not written (the run was interrupted)*"])
+    assert not list(pytester.path.glob(".out.json.*"))
+
+
+def test_ctrl_c_during_a_turn_tears_the_world_down(pytester: pytest.Pytester, basic_task: Path, tmp_path: Path) -> None:
+    import signal
+    import subprocess
+    import time
+
+    beacon = tmp_path / "workspace-path"
+    agent = pytester.makefile(".py", waiter=f"""
+import os, pathlib, time
+pathlib.Path({str(beacon)!r}).write_text(os.getcwd())
+time.sleep(60)
+""")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "pytest", "--agent=command", f"--agent-option=cmd={sys.executable} {agent}", "--clawmark-json=out.json", "-p", "no:cacheprovider"],
+        cwd=pytester.path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )
+    deadline = time.monotonic() + 30
+    while not beacon.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert beacon.exists(), "the agent never started"
+    proc.send_signal(signal.SIGINT)
+    out, _ = proc.communicate(timeout=30)
+    assert proc.returncode == pytest.ExitCode.INTERRUPTED, out
+    assert not (pytester.path / "out.json").exists()
+    workspace = Path(beacon.read_text())
+    assert not workspace.parent.exists(), f"world folder {workspace.parent} survived Ctrl-C"
+
+
+def test_fail_under_gates_on_the_weighted_score(pytester: pytest.Pytester) -> None:
+    src = BASIC_TASK.replace("def s2(view):\n    view.write_text", "def s2(view):\n    return\n    view.write_text")
+    make_task(pytester, "task_gate", src)  # 9/10 = 90%
+    assert pytester.runpytest("--agent=reference", "--clawmark-fail-under=85").ret == pytest.ExitCode.OK
+    result = pytester.runpytest("--agent=reference", "--clawmark-fail-under=95")
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(["clawmark gate: score 90.0 < --clawmark-fail-under 95"])
+
+
+def test_rerun_determinism_catches_a_flaky_checker(pytester: pytest.Pytester) -> None:
+    flaky = BASIC_TASK.replace("from pytest_clawmark import Task", "import itertools\nfrom pytest_clawmark import Task\n_calls = itertools.count()")
+    flaky += '''
+@task.checker(day=1, weight=1)
+def flaky(world):
+    n = next(_calls)
+    assert n % 2 == 0, f"odd call {n}"
+'''
+    make_task(pytester, "task_flaky", flaky)
+    assert pytester.runpytest("--agent=reference").ret == pytest.ExitCode.OK  # one evaluation: looks fine
+    result = pytester.runpytest("--agent=reference", "--rerun-determinism", "--clawmark-json=out.json")
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(["*nondeterministic checker 'flaky'*verdicts differ on the same frozen state*"])
+    doc = read_json(pytester.path / "out.json")
+    assert [v.split("::")[-1].split(":")[0] for v in doc["determinism_violations"]] == ["flaky"]
+    ok = pytester.runpytest("--agent=reference", "--rerun-determinism", "--deselect", "task_flaky.py::day1::flaky")
+    assert ok.ret == pytest.ExitCode.OK
+
+
+def test_determinism_catches_a_checker_that_writes(pytester: pytest.Pytester) -> None:
+    make_task(pytester, "task_writer", BASIC_TASK + '''
+@task.checker(day=1, weight=1)
+def scribbles(world):
+    world.fs.write("out/scribble.txt", str(len(world.fs.listing())))
+''')
+    result = pytester.runpytest("--agent=reference", "--rerun-determinism")
+    result.stdout.fnmatch_lines(["*nondeterministic checker 'scribbles'*changed the world while checking*"])
+
+
+def test_trials_report_pass_at_k_and_pass_hat_k(pytester: pytest.Pytester, basic_task: Path, tmp_path: Path) -> None:
+    counter = tmp_path / "trial-counter"
+    # succeeds on trials 1 and 3, writes a wrong answer on trial 2 (counted per day-1 wake)
+    agent = pytester.makefile(".py", alternating=f"""
+import os, pathlib
+c = pathlib.Path({str(counter)!r})
+if os.environ["CLAWMARK_DAY"] == "1":
+    c.write_text(str(int(c.read_text()) + 1) if c.exists() else "1")
+n = int(c.read_text())
+value = int(open("inbox/number.txt").read()) + (1 if n != 2 else 0)
+os.makedirs("out", exist_ok=True)
+open("out/answer.txt", "w").write(str(value))
+""")
+    result = pytester.runpytest("--agent=command", f"--agent-option=cmd={sys.executable} {agent}", "--clawmark-trials=3", "--clawmark-json=out.json")
+    result.stdout.fnmatch_lines(["pass@k: k=1 66.7%  k=2 100.0%  k=3 100.0%", "pass^k: k=1 66.7%  k=2 33.3%  k=3 0.0%"])
+    doc = read_json(pytester.path / "out.json")
+    assert [t["trial"] for t in doc["tasks"]] == [1, 2, 3]
+    assert [t["success"] for t in doc["tasks"]] == [True, False, True]
+    s = doc["summary"]
+    assert s["pass_at_k"]["1"] == pytest.approx(2 / 3) and s["pass_hat_k"]["2"] == pytest.approx(1 / 3)
+    assert s["best_of_k"]["2"] == 1.0 and s["learning_curve"][1] == pytest.approx(t2 := doc["tasks"][1]["score"]) and t2 < 1
+    ids = [line for line in pytester.runpytest("--collect-only", "-q", "--clawmark-trials=2").outlines if "::" in line]
+    assert ids[0] == "task_basic.py::trial1::day1::turn" and ids[6] == "task_basic.py::trial2::day1::turn"
+
+
+def test_agent_selection_precedence_and_errors(pytester: pytest.Pytester, basic_task: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    result = pytester.runpytest()
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*no agent selected: pass --agent=NAME*"])
+    result = pytester.runpytest("--agent=nosuch")
+    result.stderr.fnmatch_lines(["*unknown agent 'nosuch' (available: command, noop, reference)*"])
+    result = pytester.runpytest("--agent=command")
+    result.stderr.fnmatch_lines(["*the command agent needs --agent-option cmd=*"])
+    pytester.makeini("[pytest]\nclawmark_agent = noop\n")
+    monkeypatch.setenv("CLAWMARK_AGENT", "reference")
+    pytester.runpytest("--clawmark-json=env.json")
+    assert read_json(pytester.path / "env.json")["run"]["agent"] == "reference"  # env beats ini
+    pytester.runpytest("--agent=noop", "--clawmark-json=cli.json")
+    assert read_json(pytester.path / "cli.json")["run"]["agent"] == "noop"  # CLI beats env
+
+
+def test_third_party_agent_via_hook(pytester: pytest.Pytester, basic_task: Path) -> None:
+    pytester.makeconftest('''
+from pytest_clawmark import TurnTrace
+
+class Copycat:
+    name = "copycat"
+    def __init__(self, options):
+        self.bonus = int(options.get("bonus", "1"))
+    def start(self, session):
+        self.ws = session.workspace
+    def wake(self, message, day, clock):
+        (self.ws / "out").mkdir(exist_ok=True)
+        n = int((self.ws / "inbox/number.txt").read_text())
+        (self.ws / "out/answer.txt").write_text(str(n + self.bonus))
+        return TurnTrace(tool_calls=[], tokens={"input": 10, "output": 2})
+    def stop(self):
+        pass
+
+def pytest_clawmark_agents():
+    return {"copycat": Copycat}
+''')
+    result = pytester.runpytest("--agent=copycat", "--agent-option=bonus=1", "--clawmark-json=out.json")
+    result.assert_outcomes(passed=6)
+    t = read_json(pytester.path / "out.json")["tasks"][0]
+    assert t["days"][0]["trace"]["tokens"] == {"input": 10, "output": 2}
+
+
+def test_xdist_keeps_tasks_whole_and_scores_equal(pytester: pytest.Pytester) -> None:
+    for i in range(3):
+        make_task(pytester, f"task_t{i}", BASIC_TASK.replace('scenario="hr"', f'scenario="{["hr", "legal", "pm"][i]}"'))
+    make_task(pytester, "task_half", BASIC_TASK.replace("def s2(view):\n    view.write_text", "def s2(view):\n    return\n    view.write_text"))
+    serial = pytester.runpytest_subprocess("--agent=reference", "--clawmark-json=serial.json")
+    parallel = pytester.runpytest_subprocess("--agent=reference", "-n", "2", "-v", "--clawmark-json=par.json")
+    assert serial.ret == parallel.ret == pytest.ExitCode.TESTS_FAILED
+    a, b = read_json(pytester.path / "serial.json"), read_json(pytester.path / "par.json")
+    assert a["summary"] == b["summary"]
+    assert [(t["id"], t["score"]) for t in a["tasks"]] == [(t["id"], t["score"]) for t in b["tasks"]]
+    assert b["run"]["workers"] == 2
+    # each task's items ran on one worker, in declaration order
+    by_task: dict[str, list[tuple[str, str]]] = {}
+    for line in parallel.outlines:
+        if line.startswith("[gw") and "::" in line:
+            worker, rest = line.split("]", 1)
+            nodeid = rest.split()[-1]
+            by_task.setdefault(nodeid.split("::")[0], []).append((worker, nodeid.split("::", 1)[1]))
+    assert len(by_task) == 4
+    for entries in by_task.values():
+        assert len({w for w, _ in entries}) == 1
+        assert [n for _, n in entries] == ["day1::turn", "day1::answer_day1", "day2::turn", "day2::answer_day2", "day2::inbox_untouched", "final::final_log"]
+
+
+def test_junit_xml_carries_checker_properties(pytester: pytest.Pytester, basic_task: Path) -> None:
+    pytester.runpytest("--agent=reference", "--junitxml=j.xml")
+    xml = (pytester.path / "j.xml").read_text()
+    assert '<property name="weight" value="3"' in xml and '<property name="redline" value="irreversible-write"' in xml
+
+
+def test_demo_task_reference_full_noop_low(pytester: pytest.Pytester) -> None:
+    from conftest import REPO
+
+    tasks = REPO / "tasks"
+    pytester.runpytest(str(tasks), "--agent=reference", "--clawmark-json=ref.json", "-p", "no:cacheprovider")
+    pytester.runpytest(str(tasks), "--agent=noop", "--clawmark-json=noop.json", "-p", "no:cacheprovider")
+    ref, noop = read_json(pytester.path / "ref.json"), read_json(pytester.path / "noop.json")
+    assert ref["summary"]["tasks"] >= 1
+    assert all(t["score"] == 1.0 for t in ref["tasks"]), [(t["id"], t["score"]) for t in ref["tasks"]]
+    assert all(t["score"] < 0.20 for t in noop["tasks"]), [(t["id"], t["score"]) for t in noop["tasks"]]
