@@ -148,7 +148,18 @@ def _run(item: pytest.Item) -> TrialRun:
     return run
 
 
-class TurnItem(pytest.Item):
+class _TaskItem(pytest.Item):
+    """Shared by turn and checker items: tracebacks show the task module, not our plumbing."""
+
+    def _traceback_filter(self, excinfo: pytest.ExceptionInfo[BaseException]) -> Any:
+        tb = excinfo.traceback
+        if self.config.getoption("fulltrace", False):
+            return tb
+        mine = tb.filter(lambda entry: Path(str(entry.path)) == self.path)
+        return mine if len(mine) else tb[-1:]
+
+
+class TurnItem(_TaskItem):
     """A working day: turn setup (seed/mutate the world), then the agent's turn."""
 
     def __init__(self, *, turn: Turn, **kw: Any) -> None:
@@ -159,7 +170,10 @@ class TurnItem(pytest.Item):
         self.user_properties.append(("clock", turn.clock_text))
 
     def setup(self) -> None:
-        _run(self).setup_turn(self.turn)
+        try:
+            _run(self).setup_turn(self.turn)
+        except HarnessError as exc:
+            pytest.fail(str(exc), pytrace=False)
 
     def runtest(self) -> None:
         trace = _run(self).run_turn(self.turn)
@@ -177,7 +191,7 @@ class TurnItem(pytest.Item):
         return self.path, self.turn.where.line - 1, f"day {self.turn.day} · {self.turn.name} · {self.turn.clock_text}"
 
 
-class CheckerItem(pytest.Item):
+class CheckerItem(_TaskItem):
     """A weighted checker (or red-line) of a day or of the final checks."""
 
     def __init__(self, *, checker: Checker, **kw: Any) -> None:
@@ -195,7 +209,9 @@ class CheckerItem(pytest.Item):
         record, exc = _run(self).evaluate(self.checker)
         self.user_properties.append(("outcome", record.outcome))
         if record.outcome == "error":
-            raise exc if exc is not None else HarnessError(record.message)
+            if exc is None or isinstance(exc, HarnessError):
+                pytest.fail(record.message, pytrace=False)
+            raise exc
         self._failure = exc if record.outcome == "failed" else None
 
     def runtest(self) -> None:

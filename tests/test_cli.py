@@ -1,0 +1,57 @@
+"""The clawmark command on real results files."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import BASIC_TASK, make_task
+
+CLI = [sys.executable, "-m", "pytest_clawmark.cli"]
+
+
+@pytest.fixture
+def two_runs(pytester: pytest.Pytester) -> tuple[Path, Path]:
+    make_task(pytester, "task_basic", BASIC_TASK)
+    make_task(pytester, "task_other", BASIC_TASK.replace('scenario="hr"', 'scenario="legal"'))
+    pytester.runpytest("--agent=reference", "--clawmark-json=base.json")
+    pytester.runpytest("--agent=reference", "--clawmark-json=new.json", "--deselect", "task_other.py::day2::answer_day2")
+    return pytester.path / "base.json", pytester.path / "new.json"
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*CLI, *args], capture_output=True, text=True, timeout=60)
+
+
+def test_compare_gates_a_regression(two_runs: tuple[Path, Path]) -> None:
+    base, new = two_runs
+    # legal drops from 100 to 90 (answer_day2, weight 1 of 10, was deselected → not run → failed)
+    r = run("compare", str(base), str(new))
+    assert r.returncode == 1, r.stdout
+    assert "legal" in r.stdout and "-10.0  REGRESSION" in r.stdout
+    assert "overall" in r.stdout and "-5.0  REGRESSION" in r.stdout
+    assert run("compare", str(base), str(new), "--max-drop", "10").returncode == 0
+    assert run("compare", str(new), str(base)).returncode == 0  # an improvement is fine
+
+
+def test_report_and_merge(two_runs: tuple[Path, Path], tmp_path: Path) -> None:
+    base, new = two_runs
+    r = run("report", str(base))
+    assert r.returncode == 0 and "overall" in r.stdout and "100.0%" in r.stdout
+    r = run("merge", str(tmp_path / "m.json"), str(base), str(new))
+    assert r.returncode == 2 and "appears in more than one input" in r.stderr
+
+
+def test_bad_files_give_clear_errors(tmp_path: Path) -> None:
+    (tmp_path / "x.json").write_text("{not json")
+    (tmp_path / "y.json").write_text(json.dumps({"hello": 1}))
+    r = run("report", str(tmp_path / "x.json"))
+    assert r.returncode == 2 and "not JSON" in r.stderr and "Traceback" not in r.stderr
+    r = run("compare", str(tmp_path / "y.json"), str(tmp_path / "y.json"))
+    assert r.returncode == 2 and "not a pytest-clawmark results file" in r.stderr
+    r = run("report", str(tmp_path / "missing.json"))
+    assert r.returncode == 2 and "no such file" in r.stderr
