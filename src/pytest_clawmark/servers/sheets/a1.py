@@ -30,6 +30,7 @@ _AREA_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("col:col", re.compile(rf"{_COL}:{_COL}")),
     ("row:row", re.compile(rf"{_ROW}:{_ROW}")),
     ("cell:col", re.compile(rf"{_COL}{_ROW}:{_COL}")),
+    ("cell:row", re.compile(rf"{_COL}{_ROW}:{_ROW}")),
     ("col:cell", re.compile(rf"{_COL}:{_COL}{_ROW}")),
 )
 _PLAIN_SHEET_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -142,6 +143,9 @@ def _parse_area(text: str, area: str) -> tuple[int | None, int | None, int | Non
         if kind == "cell:col":  # A2:C — from row 2 down to the end of the sheet
             r, ca, cb = _row(text, g[1]), _col(text, g[0]), _col(text, g[2])
             return r, min(ca, cb), None, max(ca, cb) + 1, False
+        if kind == "cell:row":  # A1:1 — from A1 to the end of row 1 (gspread's row_values)
+            ra, c, rb = _row(text, g[1]), _col(text, g[0]), _row(text, g[2])
+            return min(ra, rb), c, max(ra, rb) + 1, None, False
         if kind == "col:cell":  # A:C5 — Google reads it as A1:C5
             ca, cb, r = _col(text, g[0]), _col(text, g[1]), _row(text, g[2])
             return 0, min(ca, cb), r + 1, max(ca, cb) + 1, False

@@ -74,6 +74,8 @@ def check_json_scalar(value: Any, where: str) -> Scalar | None:
     if isinstance(value, (int, float)):
         if isinstance(value, float) and not math.isfinite(value):
             raise invalid(f"Invalid value at '{where}': numbers must be finite")
+        if isinstance(value, int) and abs(value) > 10**300:
+            raise invalid(f"Invalid value at '{where}': number out of range")
         return value
     kind = "list_value" if isinstance(value, list) else "struct_value" if isinstance(value, dict) else "value"
     raise invalid(f"Invalid {where}: {kind} is not a valid cell value (use a string, number or boolean)")
@@ -118,6 +120,13 @@ def _date_cell(y: int, mo: int, d: int, h: str | None, mi: str | None, s: str | 
 
 def _parse_text(text: str) -> Cell | None:
     """The typed-in interpretation of ``text``, or None when it stays a string."""
+    cell = _interpret(text)
+    if cell is not None and isinstance(cell.value, float) and not math.isfinite(cell.value):
+        return None  # "1e400" overflows a double: Sheets keeps such text as text
+    return cell
+
+
+def _interpret(text: str) -> Cell | None:
     t = text.strip()
     if not t:
         return None
@@ -158,12 +167,44 @@ def _parse_text(text: str) -> Cell | None:
     return None
 
 
+_DATE_FUNCTIONS_RE = re.compile(r"=\s*(TODAY|DATE|EDATE|EOMONTH|DATEVALUE|WORKDAY|WORKDAY\.INTL)\s*\(", re.IGNORECASE)
+_DATETIME_FUNCTIONS_RE = re.compile(r"=\s*NOW\s*\(", re.IGNORECASE)
+
+
+def _whole_call(formula: str, open_at: int) -> bool:
+    """True when the parenthesis opened at ``open_at`` closes at the formula's end."""
+    depth, quoted = 0, False
+    body = formula.rstrip()
+    for i in range(open_at, len(body)):
+        ch = body[i]
+        if ch == '"':
+            quoted = not quoted
+        elif not quoted and ch == "(":
+            depth += 1
+        elif not quoted and ch == ")":
+            depth -= 1
+            if depth == 0:
+                return i == len(body) - 1
+    return False
+
+
+def formula_format(formula: str) -> str | None:
+    """The number format Sheets picks for a formula that is one call returning a date."""
+    for pattern, fmt in ((_DATE_FUNCTIONS_RE, "m/d/yyyy"), (_DATETIME_FUNCTIONS_RE, "m/d/yyyy h:mm:ss")):
+        m = pattern.match(formula)
+        if m and _whole_call(formula, m.end() - 1):
+            return fmt
+    return None
+
+
 def make_cell(value: Scalar, option: InputOption) -> Cell | None:
     """The cell that writing ``value`` with ``option`` produces; None means "clear the cell"."""
     if isinstance(value, bool):
         return Cell(value=value)
     if isinstance(value, (int, float)):
-        return Cell(value=number(float(value)) if isinstance(value, float) else value)
+        if isinstance(value, int) and abs(value) >= 2**53:
+            value = float(value)  # Sheets holds every number as a double
+        return Cell(value=number(value) if isinstance(value, float) else value)
     if value == "":
         return None
     if option == "RAW":
@@ -171,5 +212,5 @@ def make_cell(value: Scalar, option: InputOption) -> Cell | None:
     if value.startswith("'"):
         return Cell(value=value[1:]) if len(value) > 1 else None
     if value.startswith("=") and len(value) > 1:
-        return Cell(formula=value)
+        return Cell(formula=value, fmt=formula_format(value))
     return _parse_text(value) or Cell(value=value)

@@ -44,11 +44,13 @@ Change = Shift | Rename
 
 _REF_RE = re.compile(r"(?P<prefix>(?P<sheet>'(?:[^']|'')+'|[^'!]+)!)?(?P<area>[^!]+)")
 _END_RE = re.compile(r"(\$?)([A-Za-z]{1,3})?(\$?)([0-9]{1,8})?")
+_NAME_RE = re.compile(r"[A-Za-z_][\w.]*")
 
 
 @functools.lru_cache(maxsize=8192)
-def reference_spans(formula: str) -> tuple[tuple[int, int], ...]:
-    """(start, end) offsets of every cell/range reference in ``formula`` (empty if unparsable)."""
+def token_spans(formula: str) -> tuple[tuple[int, int, str], ...]:
+    """(start, end, kind) of the tokens we may rewrite — kind is ``range``, ``function``,
+    ``error`` or ``bool`` — found by the ``formulas`` tokenizer (empty if unparsable)."""
     if "\n" in formula:
         return ()
     from .calc import load_library
@@ -65,16 +67,50 @@ def reference_spans(formula: str) -> tuple[tuple[int, int], ...]:
     prefix = len(formula) - len(body)
     spans = []
     for token in tokens:
-        if not isinstance(token, lib.Range):
+        name = type(token).__name__
+        kind = {"Range": "range", "Function": "function", "Error": "error", "Number": "bool"}.get(name)
+        if kind is None or not hasattr(token, "end_match"):
             continue
         text = token.source[: token.end_match]
         start = prefix + len(body) - len(token.source)
         stripped = text.lstrip()
         start += len(text) - len(stripped)
         stripped = stripped.rstrip()
+        if kind == "function":
+            stripped = _NAME_RE.match(stripped).group(0) if _NAME_RE.match(stripped) else ""
+        if kind == "bool" and stripped.upper() not in ("TRUE", "FALSE"):
+            continue
         if stripped and formula[start : start + len(stripped)] == stripped:
-            spans.append((start, start + len(stripped)))
+            spans.append((start, start + len(stripped), kind))
     return tuple(spans)
+
+
+def reference_spans(formula: str) -> tuple[tuple[int, int], ...]:
+    """(start, end) offsets of every cell/range reference in ``formula``."""
+    return tuple((a, b) for a, b, kind in token_spans(formula) if kind == "range")
+
+
+@functools.lru_cache(maxsize=8192)
+def normalize(formula: str) -> str:
+    """The formula as Sheets stores it: function names, cell references, booleans and error
+    literals in upper case (``=sum(a1:b2)`` → ``=SUM(A1:B2)``); strings and sheet names kept."""
+    spans = token_spans(formula)
+    if not spans:
+        return formula
+    out: list[str] = []
+    last = 0
+    for start, end, kind in spans:
+        text = formula[start:end]
+        if kind == "range":
+            m = _REF_RE.fullmatch(text)
+            new = (m.group("prefix") or "") + m.group("area").upper() if m else text
+        else:
+            new = text.upper()
+        out.append(formula[last:start])
+        out.append(new)
+        last = end
+    out.append(formula[last:])
+    return "".join(out)
 
 
 def _unquote(sheet: str) -> str:
@@ -152,6 +188,51 @@ def rewrite_reference(text: str, host: str, target: str | None, change: Change) 
     if moved is None:
         return REF_ERROR
     return (m.group("prefix") or "") + moved
+
+
+def _translate_area(area: str, dr: int, dc: int) -> str | None:
+    """The area with its relative (un-``$``-ed) parts moved by (dr, dc); None if it falls off."""
+    ends = area.split(":")
+    if len(ends) > 2:
+        return area
+    out = []
+    for end in ends:
+        m = _END_RE.fullmatch(end.strip())
+        if not m or (m.group(2) is None and m.group(4) is None):
+            return area
+        col_abs, col, row_abs, row = m.groups()
+        if col is not None and not col_abs:
+            n = col_index(col) + dc
+            if n < 0:
+                return None
+            col = col_letters(n)
+        if row is not None and not row_abs:
+            n = int(row) + dr
+            if n < 1:
+                return None
+            row = str(n)
+        out.append(f"{col_abs}{col or ''}{row_abs}{row or ''}")
+    return ":".join(out)
+
+
+def translate(formula: str, dr: int, dc: int) -> str:
+    """``formula`` copied ``dr`` rows and ``dc`` columns away: relative references follow,
+    absolute ones stay (what sorting a range does to the formulas it moves)."""
+    if dr == 0 and dc == 0:
+        return formula
+    spans = reference_spans(formula)
+    out: list[str] = []
+    last = 0
+    for start, end in spans:
+        m = _REF_RE.fullmatch(formula[start:end])
+        if not m:
+            continue
+        moved = _translate_area(m.group("area"), dr, dc)
+        out.append(formula[last:start])
+        out.append(REF_ERROR if moved is None else (m.group("prefix") or "") + moved)
+        last = end
+    out.append(formula[last:])
+    return "".join(out)
 
 
 def rewrite(formula: str, host: str, target: str | None, change: Change) -> str:

@@ -29,7 +29,7 @@ from .cells import Cell
 from .errors import invalid, not_found
 
 if TYPE_CHECKING:
-    from .calc import Calculator, FormulaCache
+    from .calc import Calculator, Key
 
 MAX_CELLS = 10_000_000
 """Google's limit on the cells (grid size, filled or not) of one spreadsheet."""
@@ -109,12 +109,16 @@ class Spreadsheet:
     trashed: bool = False
     parents: list[str] = field(default_factory=lambda: ["root"])
     sheet_seq: int = 0
-    formula_cache: "FormulaCache | None" = field(default=None, repr=False, compare=False)
     clock: Callable[[], datetime] | None = field(default=None, repr=False, compare=False)
+    # Formula values: this version's calculator, and what the next one may reuse. ``_base`` is
+    # the calculator of an earlier version and ``_changed`` the cells edited since; None means
+    # "the structure changed, recompute everything".
     _calc: "Calculator | None" = field(default=None, repr=False, compare=False)
+    _base: "Calculator | None" = field(default=None, repr=False, compare=False)
+    _changed: "set[Key] | None" = field(default=None, repr=False, compare=False)
 
     def clone(self) -> "Spreadsheet":
-        return Spreadsheet(
+        copy = Spreadsheet(
             self.id,
             self.title,
             [s.clone() for s in self.sheets],
@@ -125,9 +129,13 @@ class Spreadsheet:
             self.trashed,
             list(self.parents),
             self.sheet_seq,
-            self.formula_cache,
             self.clock,
         )
+        if self._calc is not None:
+            copy._base, copy._changed = self._calc, set()
+        elif self._changed is not None:
+            copy._base, copy._changed = self._base, set(self._changed)
+        return copy
 
     # -- lookup ------------------------------------------------------------------------------
     def sheet_by_title(self, title: str) -> Sheet | None:
@@ -199,29 +207,42 @@ class Spreadsheet:
             sheet.row_count, sheet.column_count = rows, cols
 
     # -- cells -------------------------------------------------------------------------------
-    def touch(self) -> None:
-        """Forget computed formula values: called by every mutation."""
+    def invalidate(self) -> None:
+        """Forget every computed formula value: for changes of structure (rows, columns, sheets)."""
         self._calc = None
+        self._base = None
+        self._changed = None
+
+    def _edited(self, sheet: Sheet, row: int, col: int) -> None:
+        self._calc = None
+        if self._changed is not None:
+            self._changed.add((sheet.sheet_id, row, col))
 
     def set_cell(self, sheet: Sheet, row: int, col: int, cell: Cell | None) -> None:
+        if cell is not None and cell.formula is not None:
+            normal = refs.normalize(cell.formula)
+            if normal != cell.formula:
+                cell = Cell(formula=normal, fmt=cell.fmt)
         if cell is None:
-            sheet.cells.pop((row, col), None)
+            if sheet.cells.pop((row, col), None) is None:
+                return
         else:
             sheet.cells[(row, col)] = cell
-        self._calc = None
+        self._edited(sheet, row, col)
 
     def clear(self, sheet: Sheet, row0: int, col0: int, row1: int, col1: int) -> None:
         for r, c, _ in list(sheet.cells_in(row0, col0, row1, col1)):
             del sheet.cells[(r, c)]
-        self._calc = None
+            self._edited(sheet, r, c)
 
     @property
     def calc(self) -> "Calculator":
-        """The formula values of this version of the spreadsheet (computed lazily, memoized)."""
+        """The formula values of this version (computed lazily, reusing the last version's where
+        no edited cell can reach them)."""
         if self._calc is None:
             from .calc import Calculator
 
-            self._calc = Calculator(self)
+            self._calc = Calculator(self, self._base, self._changed)
         return self._calc
 
     def value(self, sheet: Sheet, row: int, col: int) -> Any:
@@ -293,7 +314,7 @@ class Spreadsheet:
             self.check_cell_limit(extra)
         sheet.row_count, sheet.column_count = rows, cols
         sheet.cells = {(r, c): v for (r, c), v in sheet.cells.items() if r < rows and c < cols}
-        self._calc = None
+        self.invalidate()
 
     def rename_sheet(self, sheet: Sheet, title: str) -> None:
         old = sheet.title
@@ -303,20 +324,17 @@ class Spreadsheet:
 
     def delete_sheet(self, sheet: Sheet) -> None:
         self.sheets.remove(sheet)
-        self._rewrite(None, refs.Rename(sheet.title, None), removed=sheet)
+        self._rewrite(None, refs.Rename(sheet.title, None))
 
-    def _rewrite(self, target: Sheet | None, change: "refs.Change", removed: Sheet | None = None) -> None:
+    def _rewrite(self, target: Sheet | None, change: "refs.Change") -> None:
         """Keep formulas pointing at the same data after rows, columns or sheets move (as Google)."""
-        self._calc = None
-        touched = [s for s in self.sheets]
-        if not any(c.formula is not None for s in touched for c in s.cells.values()):
-            return
-        for s in touched:
+        self.invalidate()
+        target_title = target.title if target else None
+        for s in self.sheets:
             for key, cell in list(s.cells.items()):
                 if cell.formula is None:
                     continue
-                host = s.title
-                new = refs.rewrite(cell.formula, host, target.title if target else None, change)
+                new = refs.rewrite(cell.formula, s.title, target_title, change)
                 if new != cell.formula:
                     s.cells[key] = Cell(formula=new, fmt=cell.fmt)
 
@@ -329,9 +347,6 @@ class Store:
         self.seq = 0
         self.seed = seed
         self._clock = clock
-        from .calc import FormulaCache
-
-        self.formula_cache = FormulaCache()
 
     # -- time and identity -------------------------------------------------------------------
     def now(self) -> datetime:
@@ -362,28 +377,36 @@ class Store:
         except KeyError:
             raise not_found() from None
 
-    def create(self, title: str, sheets: list[Sheet] | None = None, *, locale: str = "en_US", time_zone: str = "Etc/GMT") -> Spreadsheet:
+    def create(
+        self,
+        title: str,
+        sheets: list[Sheet] | None = None,
+        *,
+        locale: str = "en_US",
+        time_zone: str = "Etc/GMT",
+        fill: Callable[[Spreadsheet], None] | None = None,
+    ) -> Spreadsheet:
         """A new spreadsheet; ``sheets`` default to one 1000×26 ``Sheet1`` with sheetId 0.
 
-        Sheets whose ``sheet_id`` is negative get a generated id.
+        Sheets whose ``sheet_id`` is negative get a generated id. ``fill`` may seed the new
+        spreadsheet before it becomes visible; if it raises, nothing (not even the id counter)
+        has changed.
         """
+        seq = self.seq
         stamp = rfc3339(self.now())
-        ss = Spreadsheet(
-            self.new_id(),
-            title,
-            [],
-            stamp,
-            stamp,
-            locale=locale,
-            time_zone=time_zone,
-            formula_cache=self.formula_cache,
-            clock=self.now,
-        )
-        for sheet in sheets or [Sheet(0, "Sheet1")]:
-            if sheet.sheet_id < 0:  # "choose one for me"
-                sheet.sheet_id = ss.new_sheet_id()
-            ss.sheets.append(sheet)
-        ss.check_cell_limit(0)
+        ss = Spreadsheet(self.new_id(), title, [], stamp, stamp, locale=locale, time_zone=time_zone, clock=self.now)
+        try:
+            for sheet in sheets or [Sheet(0, "Sheet1")]:
+                if sheet.sheet_id < 0:  # "choose one for me"
+                    sheet.sheet_id = ss.new_sheet_id()
+                ss.sheets.append(sheet)
+            ss.check_cell_limit(0)
+            if fill is not None:
+                fill(ss)
+                ss.invalidate()
+        except BaseException:
+            self.seq = seq
+            raise
         self.spreadsheets[ss.id] = ss
         return ss
 
@@ -393,7 +416,6 @@ class Store:
         draft = self.get(spreadsheet_id).clone()
         yield draft
         draft.modified = rfc3339(self.now())
-        draft.touch()
         self.spreadsheets[spreadsheet_id] = draft
 
     def delete(self, spreadsheet_id: str) -> None:
@@ -481,7 +503,6 @@ class Store:
                     bool(item.get("trashed", False)),
                     [str(p) for p in item.get("parents", ["root"])],
                     int(item.get("sheetSeq", 0)),
-                    self.formula_cache,
                     self.now,
                 )
                 spreadsheets[ss.id] = ss
