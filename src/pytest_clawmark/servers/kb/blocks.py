@@ -20,10 +20,19 @@ from .properties import copy_json
 from .richtext import type_name
 
 TEXT_TYPES = (
-    "paragraph", "heading_1", "heading_2", "heading_3", "bulleted_list_item", "numbered_list_item",
-    "to_do", "toggle", "quote", "callout", "code",
+    "paragraph",
+    "heading_1",
+    "heading_2",
+    "heading_3",
+    "bulleted_list_item",
+    "numbered_list_item",
+    "to_do",
+    "toggle",
+    "quote",
+    "callout",
+    "code",
 )
-BLOCK_TYPES = TEXT_TYPES + ("divider",)
+BLOCK_TYPES = (*TEXT_TYPES, "divider")
 MAX_CHILDREN = 100
 """Notion's limit on blocks in one append (or page create) request."""
 MAX_NESTING = 3
@@ -36,7 +45,7 @@ class NewBlock:
 
     type: str
     data: dict[str, Any]
-    children: list["NewBlock"] = field(default_factory=list)
+    children: list[NewBlock] = field(default_factory=list)
 
 
 def parse_children(raw: Any, where: str, depth: int = 0) -> list[NewBlock]:
@@ -54,7 +63,11 @@ def parse_block(raw: Any, where: str, depth: int = 0) -> NewBlock:
     if isinstance(raw, str):
         parsed = _maybe_json(raw)
         # Lenient: some MCP tool schemas declare children as strings; plain text is a paragraph.
-        raw = parsed if isinstance(parsed, dict) else {"paragraph": {"rich_text": richtext.from_plain(raw[:richtext.MAX_CONTENT])}}
+        raw = (
+            parsed
+            if isinstance(parsed, dict)
+            else {"paragraph": {"rich_text": richtext.from_plain(raw[: richtext.MAX_CONTENT * 100])}}
+        )
     if not isinstance(raw, dict):
         raise invalid(f"{where} should be a block object, instead was {type_name(raw)}.")
     kind = raw.get("type")
@@ -101,7 +114,7 @@ def _content(kind: str, inner: dict[str, Any], current: dict[str, Any], where: s
     if "rich_text" in inner or "text" in inner:
         data["rich_text"] = richtext.parse(inner.get("rich_text", inner.get("text")), f"{where}.rich_text")
     if "color" in inner:
-        if inner["color"] not in richtext.COLORS:
+        if not richtext.is_color(inner["color"]):
             raise invalid(f"{where}.color should be a Notion color.")
         data["color"] = inner["color"]
     if kind == "to_do":
@@ -119,7 +132,9 @@ def _content(kind: str, inner: dict[str, Any], current: dict[str, Any], where: s
         if not isinstance(language, str) or len(language) > 40:
             raise invalid(f"{where}.language should be a language name.")
         data["language"] = language
-        data["caption"] = richtext.parse(inner["caption"], f"{where}.caption") if "caption" in inner else data.get("caption", [])
+        data["caption"] = (
+            richtext.parse(inner["caption"], f"{where}.caption") if "caption" in inner else data.get("caption", [])
+        )
     if kind == "callout":
         icon = inner.get("icon", data.get("icon", {"type": "emoji", "emoji": "💡"}))
         if icon is not None and not (isinstance(icon, dict) and isinstance(icon.get("emoji", ""), str)):
@@ -185,7 +200,7 @@ def _line_block(body: str) -> tuple[NewBlock, bool]:
     for level in (3, 2, 1):
         prefix = "#" * level + " "
         if body.startswith(prefix):
-            return _text_block(f"heading_{level}", body[len(prefix):].strip()), False
+            return _text_block(f"heading_{level}", body[len(prefix) :].strip()), False
     if body in ("---", "***", "___"):
         return NewBlock("divider", {}), False
     todo = _TODO.match(body)

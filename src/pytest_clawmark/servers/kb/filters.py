@@ -37,20 +37,63 @@ PropertyLookup = Callable[[str], PropertySchema | None]
 PersonLookup = Callable[[str], dict[str, Any]]
 
 _FAMILY = {
-    "title": "text", "rich_text": "text", "url": "text", "email": "text", "phone_number": "text",
-    "number": "number", "checkbox": "checkbox", "select": "select", "status": "select",
-    "multi_select": "multi_select", "date": "date", "created_time": "date", "last_edited_time": "date",
-    "people": "people", "created_by": "people", "last_edited_by": "people",
+    "title": "text",
+    "rich_text": "text",
+    "url": "text",
+    "email": "text",
+    "phone_number": "text",
+    "number": "number",
+    "checkbox": "checkbox",
+    "select": "select",
+    "status": "select",
+    "multi_select": "multi_select",
+    "date": "date",
+    "created_time": "date",
+    "last_edited_time": "date",
+    "people": "people",
+    "created_by": "people",
+    "last_edited_by": "people",
 }
 _OPERATORS = {
-    "text": ("equals", "does_not_equal", "contains", "does_not_contain", "starts_with", "ends_with", "is_empty", "is_not_empty"),
-    "number": ("equals", "does_not_equal", "greater_than", "less_than", "greater_than_or_equal_to",
-               "less_than_or_equal_to", "is_empty", "is_not_empty"),
+    "text": (
+        "equals",
+        "does_not_equal",
+        "contains",
+        "does_not_contain",
+        "starts_with",
+        "ends_with",
+        "is_empty",
+        "is_not_empty",
+    ),
+    "number": (
+        "equals",
+        "does_not_equal",
+        "greater_than",
+        "less_than",
+        "greater_than_or_equal_to",
+        "less_than_or_equal_to",
+        "is_empty",
+        "is_not_empty",
+    ),
     "checkbox": ("equals", "does_not_equal"),
     "select": ("equals", "does_not_equal", "is_empty", "is_not_empty"),
     "multi_select": ("contains", "does_not_contain", "is_empty", "is_not_empty"),
-    "date": ("equals", "before", "after", "on_or_before", "on_or_after", "is_empty", "is_not_empty",
-             "past_week", "past_month", "past_year", "next_week", "next_month", "next_year", "this_week"),
+    "date": (
+        "equals",
+        "before",
+        "after",
+        "on_or_before",
+        "on_or_after",
+        "is_empty",
+        "is_not_empty",
+        "past_week",
+        "past_month",
+        "past_year",
+        "next_week",
+        "next_month",
+        "next_year",
+        "this_week",
+    ),
     "people": ("contains", "does_not_contain", "is_empty", "is_not_empty"),
 }
 _RELATIVE = {"past_week": -7, "past_month": -30, "past_year": -365, "next_week": 7, "next_month": 30, "next_year": 365}
@@ -86,7 +129,9 @@ class FilterCompiler:
             if kind not in ("created_time", "last_edited_time"):
                 raise invalid(f"{where}.timestamp should be created_time or last_edited_time.")
             cond = raw.get(kind, raw.get("date"))
-            getter: Callable[[Row], Any] = (lambda r: r.created_time) if kind == "created_time" else (lambda r: r.last_edited_time)
+            getter: Callable[[Row], Any] = (
+                (lambda r: r.created_time) if kind == "created_time" else (lambda r: r.last_edited_time)
+            )
             return self._condition("date", getter, cond, f"{where}.{kind}")
         if "property" not in raw:
             raise invalid(f"{where} should have a property, a timestamp, or an and/or compound.")
@@ -96,14 +141,15 @@ class FilterCompiler:
             raise invalid(f"Could not find property with name or id: {key}")
         conditions = [k for k in raw if k not in ("property", "type")]
         if len(conditions) != 1:
-            raise invalid(f"{where} should have exactly one condition key, e.g. {{\"{prop.type}\": {{...}}}}.")
+            raise invalid(f'{where} should have exactly one condition key, e.g. {{"{prop.type}": {{...}}}}.')
         ckey = conditions[0]
         family = _FAMILY.get(ckey)
         if family is None:
             raise invalid(f"{where}.{ckey} is not a filter type.")
         own = _FAMILY[prop.type]
         if family != own and not (family == "text" and own == "people"):
-            raise invalid(f"{where}: property {prop.name!r} is {prop.type}; filter it with {{\"{prop.type}\": {{...}}}}, not {ckey}.")
+            hint = f'{{"{prop.type}": {{...}}}}'
+            raise invalid(f"{where}: property {prop.name!r} is {prop.type}; filter it with {hint}, not {ckey}.")
         return self._condition(family, self._getter(prop, family), raw[ckey], f"{where}.{ckey}")
 
     def _getter(self, prop: PropertySchema, family: str) -> Callable[[Row], Any]:
@@ -120,9 +166,11 @@ class FilterCompiler:
         if t in ("title", "rich_text"):
             return lambda r: richtext.plain_text(r.properties.get(pid))
         if t in ("select", "status"):
+
             def select_name(r: Row) -> str | None:
                 option = prop.option_by_id(r.properties.get(pid) or "")
                 return option["name"] if option else None
+
             return select_name
         if t == "multi_select":
             return lambda r: [o["name"] for o in (prop.option_by_id(v) for v in r.properties.get(pid) or ()) if o]
@@ -135,7 +183,9 @@ class FilterCompiler:
             raise invalid(f"{where} should be an object with exactly one operator ({', '.join(_OPERATORS[family])}).")
         op, value = next(iter(cond.items()))
         if op not in _OPERATORS[family]:
-            raise invalid(f"{where}.{op} is not a {family} filter operator (use one of {', '.join(_OPERATORS[family])}).")
+            raise invalid(
+                f"{where}.{op} is not a {family} filter operator (use one of {', '.join(_OPERATORS[family])})."
+            )
         if op in ("is_empty", "is_not_empty"):
             if not isinstance(value, bool):
                 raise invalid(f"{where}.{op} should be true.")
@@ -202,7 +252,11 @@ class FilterCompiler:
 
         def matches(people: Sequence[dict[str, Any]]) -> bool:
             for p in people or ():
-                keys = {(p.get("id") or "").replace("-", ""), (p.get("name") or "").casefold(), (p.get("email") or "").casefold()}
+                keys = {
+                    (p.get("id") or "").replace("-", ""),
+                    (p.get("name") or "").casefold(),
+                    (p.get("email") or "").casefold(),
+                }
                 if needle in keys:
                     return True
             return False
@@ -267,7 +321,7 @@ class FilterCompiler:
                 ts = item["timestamp"]
                 if ts not in ("created_time", "last_edited_time"):
                     raise invalid(f"{w}.timestamp should be created_time or last_edited_time.")
-                keys.append(((lambda r, a=ts: getattr(r, a)), direction == "descending"))
+                keys.append((_timestamp_key(ts), direction == "descending"))
             elif "property" in item:
                 prop = self.lookup(item["property"]) if isinstance(item["property"], str) else None
                 if prop is None:
@@ -302,12 +356,18 @@ class FilterCompiler:
         if t == "multi_select":
             return lambda r: tuple(sorted(prop.option_rank(v) for v in r.properties.get(pid) or ()))
         if t == "date":
-            return lambda r: (lambda p: _instant(p) if p is not None else None)(_parse_point((r.properties.get(pid) or {}).get("start")))
+            return lambda r: (lambda p: _instant(p) if p is not None else None)(
+                _parse_point((r.properties.get(pid) or {}).get("start"))
+            )
         if t in ("created_time", "last_edited_time"):
             return lambda r: getattr(r, t)
         if t in ("created_by", "last_edited_by"):
             return lambda r: (self.person(getattr(r, t)).get("name") or "").casefold()
         return lambda r: ", ".join(p.get("name") or "" for p in r.properties.get(pid) or ()).casefold()
+
+
+def _timestamp_key(attr: str) -> Callable[[Row], Any]:
+    return lambda r: getattr(r, attr)
 
 
 def _is_empty(value: Any) -> bool:

@@ -52,7 +52,7 @@ def short_id(seed: str, taken: Container[str] = ()) -> str:
     """
     for salt in range(1000):
         digest = hashlib.blake2s(f"{seed}#{salt}".encode(), digest_size=6).digest()
-        candidate = base64.b32encode(digest).decode("ascii").lower()[:4 if salt < 100 else 8]
+        candidate = base64.b32encode(digest).decode("ascii").lower()[: 4 if salt < 100 else 8]
         if candidate != "title" and candidate not in taken:
             return candidate
     raise RuntimeError("could not mint a unique short id")  # pragma: no cover - 1000 collisions

@@ -27,8 +27,18 @@ from .ids import short_id
 from .richtext import type_name
 
 WRITABLE_TYPES = (
-    "title", "rich_text", "number", "select", "multi_select", "status", "date", "checkbox",
-    "email", "url", "phone_number", "people",
+    "title",
+    "rich_text",
+    "number",
+    "select",
+    "multi_select",
+    "status",
+    "date",
+    "checkbox",
+    "email",
+    "url",
+    "phone_number",
+    "people",
 )
 READ_ONLY_TYPES = ("created_time", "last_edited_time", "created_by", "last_edited_by")
 TYPES = WRITABLE_TYPES + READ_ONLY_TYPES
@@ -42,7 +52,11 @@ NUMBER_FORMATS = frozenset(
 MAX_TEXT = 2000
 MAX_OPTION_NAME = 100
 
-DEFAULT_STATUS = (("Not started", "default", "To-do"), ("In progress", "blue", "In progress"), ("Done", "green", "Complete"))
+DEFAULT_STATUS = (
+    ("Not started", "default", "To-do"),
+    ("In progress", "blue", "In progress"),
+    ("Done", "green", "Complete"),
+)
 STATUS_GROUPS = (("To-do", "gray"), ("In progress", "blue"), ("Complete", "green"))
 
 
@@ -97,15 +111,20 @@ class PropertySchema:
 
     # -- JSON --------------------------------------------------------------------------------
     def to_api(self) -> dict[str, Any]:
-        return {"id": self.id, "name": self.name, "type": self.type, "description": None,
-                self.type: _copy(self.config)}
+        return {
+            "id": self.id,
+            "name": self.name,
+            "type": self.type,
+            "description": None,
+            self.type: copy_json(self.config),
+        }
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "name": self.name, "type": self.type, "config": _copy(self.config)}
+        return {"id": self.id, "name": self.name, "type": self.type, "config": copy_json(self.config)}
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "PropertySchema":
-        return cls(data["id"], data["name"], data["type"], _copy(data.get("config") or {}))
+    def from_json(cls, data: dict[str, Any]) -> PropertySchema:
+        return cls(data["id"], data["name"], data["type"], copy_json(data.get("config") or {}))
 
 
 PAGE_TITLE = PropertySchema("title", "title", "title")
@@ -142,12 +161,14 @@ def parse_spec(name: str, spec: Any, current: PropertySchema | None, taken_ids: 
         if len(present) > 1:
             raise invalid(f"{where} should have one property type, instead had {', '.join(present)}.")
         if unsupported:
-            raise invalid(f"{where}: property type {unsupported[0]!r} is not supported (supported: {', '.join(TYPES)}).")
+            raise invalid(
+                f"{where}: property type {unsupported[0]!r} is not supported (supported: {', '.join(TYPES)})."
+            )
         kind = present[0] if present else None
     if kind is None:
         if current is None:
-            raise invalid(f"{where} should set a property type, e.g. {{\"rich_text\": {{}}}}.")
-        return PropertySchema(current.id, new_name.strip(), current.type, _copy(current.config))
+            raise invalid(f'{where} should set a property type, e.g. {{"rich_text": {{}}}}.')
+        return PropertySchema(current.id, new_name.strip(), current.type, copy_json(current.config))
     if kind not in TYPES:
         raise invalid(f"{where}: property type {kind!r} is not supported (supported: {', '.join(TYPES)}).")
     raw_config = spec.get(kind, {})
@@ -167,10 +188,12 @@ def parse_spec(name: str, spec: Any, current: PropertySchema | None, taken_ids: 
     return PropertySchema(prop_id, new_name.strip(), kind, config)
 
 
-def _parse_config(kind: str, raw: dict[str, Any], prop_id: str, previous: PropertySchema | None, where: str) -> dict[str, Any]:
+def _parse_config(
+    kind: str, raw: dict[str, Any], prop_id: str, previous: PropertySchema | None, where: str
+) -> dict[str, Any]:
     if kind == "number":
         fmt = raw.get("format", previous.config.get("format", "number") if previous else "number")
-        if fmt not in NUMBER_FORMATS:
+        if not isinstance(fmt, str) or fmt not in NUMBER_FORMATS:
             raise invalid(f"{where}.format should be a Notion number format, e.g. number, dollar, percent.")
         return {"format": fmt}
     if kind not in OPTION_TYPES:
@@ -178,10 +201,10 @@ def _parse_config(kind: str, raw: dict[str, Any], prop_id: str, previous: Proper
     if "options" not in raw:
         if previous is None:
             return _default_status(prop_id) if kind == "status" else {"options": []}
-        options = _copy(previous.config.get("options", []))
+        kept = copy_json(previous.config.get("options", []))
         if kind != "status":
-            return {"options": options}
-        return {"options": options, "groups": _copy(previous.config.get("groups")) or _status_groups(prop_id, options)}
+            return {"options": kept}
+        return {"options": kept, "groups": copy_json(previous.config.get("groups")) or _status_groups(prop_id, kept)}
     options_in = raw["options"]
     if not isinstance(options_in, list) or len(options_in) > 100:
         raise invalid(f"{where}.options should be an array of at most 100 options.")
@@ -197,21 +220,29 @@ def _parse_config(kind: str, raw: dict[str, Any], prop_id: str, previous: Proper
         if any(o["name"] == name for o in options):
             continue
         color = item.get("color", "default")
-        if color not in richtext.COLORS or color.endswith("_background"):
+        if not richtext.is_color(color, background=False):
             raise invalid(f"{where}.options[{i}].color should be a Notion color.")
         old = previous.option_by_name(name) if previous else None
         option_id = old["id"] if old else short_id(f"{prop_id}/option/{name}", {o["id"] for o in options})
         description = item.get("description")
-        options.append({"id": option_id, "name": name, "color": color,
-                        "description": description if isinstance(description, str) else None})
+        options.append(
+            {
+                "id": option_id,
+                "name": name,
+                "color": color,
+                "description": description if isinstance(description, str) else None,
+            }
+        )
     if kind != "status":
         return {"options": options}
     return {"options": options, "groups": _status_groups(prop_id, options)}
 
 
 def _default_status(prop_id: str) -> dict[str, Any]:
-    options = [{"id": short_id(f"{prop_id}/option/{n}"), "name": n, "color": c, "description": None}
-               for n, c, _ in DEFAULT_STATUS]
+    options = [
+        {"id": short_id(f"{prop_id}/option/{n}"), "name": n, "color": c, "description": None}
+        for n, c, _ in DEFAULT_STATUS
+    ]
     return {"options": options, "groups": _status_groups(prop_id, options)}
 
 
@@ -224,8 +255,10 @@ def _status_groups(prop_id: str, options: list[dict[str, Any]]) -> list[dict[str
         if group is None:
             group = "To-do" if i == 0 else "Complete" if i == len(options) - 1 and len(options) > 1 else "In progress"
         members[group].append(o["id"])
-    return [{"id": short_id(f"{prop_id}/group/{g}"), "name": g, "color": c, "option_ids": members[g]}
-            for g, c in STATUS_GROUPS]
+    return [
+        {"id": short_id(f"{prop_id}/group/{g}"), "name": g, "color": c, "option_ids": members[g]}
+        for g, c in STATUS_GROUPS
+    ]
 
 
 def spec_from_plain(kind_or_spec: str | dict[str, Any], where: str) -> dict[str, Any]:
@@ -253,13 +286,18 @@ def parse_value(prop: PropertySchema, raw: Any, people: PeopleResolver, where: s
     if prop.type in READ_ONLY_TYPES:
         raise invalid(f"{where}: {prop.name} is a {prop.type} property, which cannot be set.")
     if not isinstance(raw, dict):
-        raise invalid(f"{where} should be an object, instead was {type_name(raw)}.")
+        # Notion's shorthand: the bare value of the property's type ({"title": [...]} for a page).
+        return parse_inner(prop, raw, people, where)
     key = raw.get("type") if isinstance(raw.get("type"), str) else None
     if key is None:
         keys = [k for k in raw if k in TYPES]
-        key = keys[0] if len(keys) == 1 else None
-    if key is None or key not in raw:
-        raise invalid(f"{where} should set {prop.type!r} (e.g. {{\"{prop.type}\": ...}}).")
+        if len(keys) > 1:
+            raise invalid(f"{where} should set only {prop.type!r}, instead had {', '.join(keys)}.")
+        key = keys[0] if keys else None
+        if key is None:  # a bare object value, e.g. {"name": "Done"} for a select, {"start": ...} for a date
+            return parse_inner(prop, raw, people, where)
+    if key not in raw:
+        raise invalid(f'{where} should set {prop.type!r} (e.g. {{"{prop.type}": ...}}).')
     if key != prop.type and not _compatible(prop.type, key):
         raise invalid(f"{where}: {prop.name} is expected to be {prop.type}, not {key}.")
     return parse_inner(prop, raw[key], people, f"{where}.{key}", source=key)
@@ -272,7 +310,9 @@ def _compatible(prop_type: str, key: str) -> bool:
     return prop_type == "people" and key in text  # people-as-text
 
 
-def parse_inner(prop: PropertySchema, inner: Any, people: PeopleResolver, where: str, source: str | None = None) -> tuple[Any, list[dict[str, Any]]]:
+def parse_inner(
+    prop: PropertySchema, inner: Any, people: PeopleResolver, where: str, source: str | None = None
+) -> tuple[Any, list[dict[str, Any]]]:
     """The type-specific part of a value (``raw[prop.type]``) → (internal value, new options)."""
     t = prop.type
     if t in ("title", "rich_text"):
@@ -341,8 +381,9 @@ def _number(value: Any, where: str) -> int | float | None:
     return value
 
 
-def _option(prop: PropertySchema, item: Any, where: str, *, create: bool,
-            pending: list[dict[str, Any]] | None = None) -> tuple[str, list[dict[str, Any]]]:
+def _option(
+    prop: PropertySchema, item: Any, where: str, *, create: bool, pending: list[dict[str, Any]] | None = None
+) -> tuple[str, list[dict[str, Any]]]:
     if isinstance(item, str):
         item = {"name": item}
     if not isinstance(item, dict):
@@ -367,10 +408,14 @@ def _option(prop: PropertySchema, item: Any, where: str, *, create: bool,
         raise invalid(f"{where}: {name!r} is not a valid {prop.type} option of {prop.name} (options: {names}).")
     taken = {o["id"] for o in prop.options} | {o["id"] for o in pending or ()}
     color = item.get("color", "default")
-    if color not in richtext.COLORS or color.endswith("_background"):
+    if not richtext.is_color(color, background=False):
         color = "default"
-    option = {"id": short_id(f"{prop.id}/option/{name.strip()}", taken), "name": name.strip(), "color": color,
-              "description": None}
+    option = {
+        "id": short_id(f"{prop.id}/option/{name.strip()}", taken),
+        "name": name.strip(),
+        "color": color,
+        "description": None,
+    }
     return option["id"], [option]
 
 
@@ -407,7 +452,9 @@ def parse_iso(text: str) -> date | datetime | None:
 
 
 # -- values: admin plain in ------------------------------------------------------------------
-def from_plain(prop: PropertySchema, value: Any, people: PeopleResolver, where: str) -> tuple[Any, list[dict[str, Any]]]:
+def from_plain(
+    prop: PropertySchema, value: Any, people: PeopleResolver, where: str
+) -> tuple[Any, list[dict[str, Any]]]:
     """A plain admin value (``"Done"``, ``3``, ``["a", "b"]``, ``"2025-04-07"``) → internal value."""
     t = prop.type
     if t in READ_ONLY_TYPES:
@@ -433,7 +480,9 @@ def from_plain(prop: PropertySchema, value: Any, people: PeopleResolver, where: 
 
 
 # -- values: out -----------------------------------------------------------------------------
-def render_value(prop: PropertySchema, value: Any, page: PageMeta, user: Callable[[str], dict[str, Any]]) -> dict[str, Any]:
+def render_value(
+    prop: PropertySchema, value: Any, page: PageMeta, user: Callable[[str], dict[str, Any]]
+) -> dict[str, Any]:
     """The API form of a page's property value (``{"id", "type", <type>: ...}``)."""
     t = prop.type
     out: Any
@@ -446,13 +495,16 @@ def render_value(prop: PropertySchema, value: Any, page: PageMeta, user: Callabl
     elif t == "last_edited_by":
         out = {"object": "user", "id": page.last_edited_by}
     elif t in ("title", "rich_text"):
-        out = _copy(value or [])
+        out = copy_json(value or [])
     elif t in ("select", "status"):
         option = prop.option_by_id(value) if value else None
         out = {"id": option["id"], "name": option["name"], "color": option["color"]} if option else None
     elif t == "multi_select":
-        out = [{"id": o["id"], "name": o["name"], "color": o["color"]}
-               for o in (prop.option_by_id(v) for v in value or ()) if o]
+        out = [
+            {"id": o["id"], "name": o["name"], "color": o["color"]}
+            for o in (prop.option_by_id(v) for v in value or ())
+            if o
+        ]
     elif t == "people":
         out = [user(p["id"]) | _person_fields(p) for p in value or ()]
     elif t == "date":
@@ -465,8 +517,12 @@ def render_value(prop: PropertySchema, value: Any, page: PageMeta, user: Callabl
 
 
 def _person_fields(p: dict[str, Any]) -> dict[str, Any]:
-    return {"name": p.get("name"), "avatar_url": None, "type": "person",
-            "person": {"email": p["email"]} if p.get("email") else {}}
+    return {
+        "name": p.get("name"),
+        "avatar_url": None,
+        "type": "person",
+        "person": {"email": p["email"]} if p.get("email") else {},
+    }
 
 
 def to_plain(prop: PropertySchema, value: Any, page: PageMeta, user_name: Callable[[str], str]) -> Any:
@@ -507,12 +563,10 @@ def text_of(prop: PropertySchema, value: Any) -> str:
     return ""
 
 
-def _copy(value: Any) -> Any:
+def copy_json(value: Any) -> Any:
+    """A deep copy of plain JSON data (values and configs are never shared between objects)."""
     if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
+        return {k: copy_json(v) for k, v in value.items()}
     if isinstance(value, list):
-        return [_copy(v) for v in value]
+        return [copy_json(v) for v in value]
     return value
-
-
-copy_json = _copy

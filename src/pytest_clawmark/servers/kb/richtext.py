@@ -20,11 +20,25 @@ COLORS = frozenset(
     ["default", "gray", "brown", "orange", "yellow", "green", "blue", "purple", "pink", "red"]
     + [f"{c}_background" for c in ("gray", "brown", "orange", "yellow", "green", "blue", "purple", "pink", "red")]
 )
+
+
+def is_color(value: Any, *, background: bool = True) -> bool:
+    """Whether ``value`` names a Notion color (checked by type first: JSON may send anything)."""
+    return isinstance(value, str) and value in COLORS and (background or not value.endswith("_background"))
+
+
 _FLAGS = ("bold", "italic", "strikethrough", "underline", "code")
 
 
 def default_annotations() -> dict[str, Any]:
-    return {"bold": False, "italic": False, "strikethrough": False, "underline": False, "code": False, "color": "default"}
+    return {
+        "bold": False,
+        "italic": False,
+        "strikethrough": False,
+        "underline": False,
+        "code": False,
+        "color": "default",
+    }
 
 
 def span(content: str, link: str | None = None, annotations: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -86,8 +100,13 @@ def _parse_span(item: Any, where: str) -> dict[str, Any]:
         if not isinstance(eq, dict) or not isinstance(eq.get("expression"), str):
             raise invalid(f"{where}.equation.expression should be a string.")
         expr = eq["expression"][:MAX_CONTENT]
-        return {"type": "equation", "equation": {"expression": expr}, "annotations": annotations,
-                "plain_text": expr, "href": None}
+        return {
+            "type": "equation",
+            "equation": {"expression": expr},
+            "annotations": annotations,
+            "plain_text": expr,
+            "href": None,
+        }
     if kind == "mention":
         mention = item.get("mention")
         if not isinstance(mention, dict) or not isinstance(mention.get("type", next(iter(mention), None)), str):
@@ -95,8 +114,13 @@ def _parse_span(item: Any, where: str) -> dict[str, Any]:
         plain = item.get("plain_text")
         if not isinstance(plain, str):
             plain = _mention_text(mention)
-        return {"type": "mention", "mention": _json_copy(mention, 4), "annotations": annotations,
-                "plain_text": plain[:MAX_CONTENT], "href": None}
+        return {
+            "type": "mention",
+            "mention": _json_copy(mention, 4),
+            "annotations": annotations,
+            "plain_text": plain[:MAX_CONTENT],
+            "href": None,
+        }
     raise invalid(f"{where}.type should be one of text, mention, equation.")
 
 
@@ -122,7 +146,7 @@ def _parse_annotations(value: Any, where: str) -> dict[str, Any]:
                 raise invalid(f"{where}.{key} should be a boolean.")
             out[key] = v
         elif key == "color":
-            if v not in COLORS:
+            if not is_color(v):
                 raise invalid(f"{where}.color should be a Notion color.")
             out[key] = v
         else:

@@ -88,13 +88,19 @@ class KbStore:
             if isinstance(entry, dict):
                 if isinstance(entry.get("id"), str):
                     uid = canonical(entry["id"])
-                    if uid is None or uid not in self.users:
+                    known = self.person(uid) if uid in self.users else self._text_person(uid)
+                    if known is None and isinstance(entry.get("name"), str):
+                        known = self._person_from_text(entry["name"], w)
+                    if known is None:
                         raise invalid(f"{w}.id {entry['id']!r} is not a user of this workspace (see GET /v1/users).")
-                    person = self.person(uid)
-                elif isinstance(entry.get("name"), str) or isinstance((entry.get("person") or {}).get("email"), str):
-                    person = self._person_from_text(entry.get("name") or entry["person"]["email"], w)
+                    person = known
                 else:
-                    raise invalid(f"{w} should be a user object with an id (or a name).")
+                    inner = entry.get("person")
+                    email = inner.get("email") if isinstance(inner, dict) else None
+                    name = entry.get("name") if isinstance(entry.get("name"), str) and entry["name"].strip() else email
+                    if not isinstance(name, str):
+                        raise invalid(f"{w} should be a user object with an id (or a name).")
+                    person = self._person_from_text(name, w)
             elif isinstance(entry, str):
                 person = self._person_from_text(entry, w)
             else:
@@ -102,6 +108,19 @@ class KbStore:
             if all(p["id"] != person["id"] for p in out):
                 out.append(person)
         return out
+
+    def _text_person(self, uid: str | None) -> dict[str, Any] | None:
+        """A text-only person (people-as-text) some row already holds, so its id can be echoed back."""
+        if uid is None:
+            return None
+        for ds in self.data_sources.values():
+            people_props = [p.id for p in ds.properties if p.type == "people"]
+            for row in ds.rows if people_props else ():
+                for pid in people_props:
+                    for person in self.pages[row].properties.get(pid) or ():
+                        if person["id"] == uid:
+                            return dict(person)
+        return None
 
     def _person_from_text(self, text: str, where: str) -> dict[str, Any]:
         text = text.strip()
@@ -111,7 +130,11 @@ class KbStore:
         if uid is not None and uid in self.users:
             return self.person(uid)
         key = text.casefold()
-        matches = [u for u in self.users.values() if u.type == "person" and key in (u.name.casefold(), (u.email or "").casefold())]
+        matches = [
+            u
+            for u in self.users.values()
+            if u.type == "person" and key in (u.name.casefold(), (u.email or "").casefold())
+        ]
         if len(matches) == 1:
             return self.person(matches[0].id)
         return {"id": user_id(f"text:{text}"), "name": text, "email": text if "@" in text else None}
@@ -155,14 +178,21 @@ class KbStore:
     def title_prop_of(self, page: Page) -> PropertySchema:
         return next(p for p in self.schema_of(page) if p.type == "title")
 
-    def page_in_trash(self, page: Page) -> bool:
-        return page.in_trash
-
     # -- databases and data sources ------------------------------------------------------------
-    def create_database(self, parent: Parent, title: list[dict[str, Any]], schema: Any, actor: str, *,
-                        description: list[dict[str, Any]] | None = None, is_inline: bool = False,
-                        source_title: list[dict[str, Any]] | None = None, icon: Any = None, cover: Any = None,
-                        where: str = "body.properties") -> Database:
+    def create_database(
+        self,
+        parent: Parent,
+        title: list[dict[str, Any]],
+        schema: Any,
+        actor: str,
+        *,
+        description: list[dict[str, Any]] | None = None,
+        is_inline: bool = False,
+        source_title: list[dict[str, Any]] | None = None,
+        icon: Any = None,
+        cover: Any = None,
+        where: str = "body.properties",
+    ) -> Database:
         """A database with one data source holding ``schema`` (a Notion ``properties`` object)."""
         if parent.kind not in ("workspace", "page_id"):
             raise invalid("body.parent should be a page_id (or workspace) for a new database.")
@@ -174,10 +204,33 @@ class KbStore:
         now = self.stamp()
         did, dseq = self._next()
         dsid, sseq = self._next()
-        db = Database(did, dseq, title, description or [], parent.kind, parent.id, now, now, actor, actor,
-                      is_inline=is_inline, icon=icon, cover=cover, data_source_ids=[dsid])
-        ds = DataSource(dsid, sseq, did, source_title if source_title is not None else props.copy_json(title),
-                        properties, now, now, actor, actor)
+        db = Database(
+            did,
+            dseq,
+            title,
+            description or [],
+            parent.kind,
+            parent.id,
+            now,
+            now,
+            actor,
+            actor,
+            is_inline=is_inline,
+            icon=icon,
+            cover=cover,
+            data_source_ids=[dsid],
+        )
+        ds = DataSource(
+            dsid,
+            sseq,
+            did,
+            source_title if source_title is not None else props.copy_json(title),
+            properties,
+            now,
+            now,
+            actor,
+            actor,
+        )
         self.databases[did] = db
         self.data_sources[dsid] = ds
         if parent.kind == "page_id":
@@ -226,7 +279,9 @@ class KbStore:
         taken = {p.id for p in new_schema}
         for key, spec in patch.items():
             w = f"{where}.{key}"
-            current = next((p for p in new_schema if p.name == key), None) or next((p for p in new_schema if p.id == key), None)
+            current = next((p for p in new_schema if p.name == key), None) or next(
+                (p for p in new_schema if p.id == key), None
+            )
             if spec is None:
                 if current is None:
                     raise invalid(f"{w}: there is no property {key!r} to delete.")
@@ -256,14 +311,23 @@ class KbStore:
             for row in rows:
                 plain = props.to_plain(before, row.properties.get(prop.id), row, self.user_name)
                 try:
-                    value, created = props.from_plain(prop, plain if plain not in ("", []) else None, self.resolve_people, w)
+                    value, created = props.from_plain(
+                        prop, plain if plain not in ("", []) else None, self.resolve_people, w
+                    )
                 except NotionError:
                     value, created = prop.default_value(), []
                 prop.add_options(created)
                 converted[(row.id, prop.id)] = value
         kept = {p.id for p in new_schema if p.type not in props.READ_ONLY_TYPES}
+        option_ids = {p.id: {o["id"] for o in p.options} for p in new_schema if p.type in props.OPTION_TYPES}
         for row in rows:
             row.properties = {pid: v for pid, v in row.properties.items() if pid in kept}
+            for pid, valid in option_ids.items():  # options removed from the schema leave the rows
+                value = row.properties.get(pid)
+                if isinstance(value, list):
+                    row.properties[pid] = [v for v in value if v in valid]
+                elif value is not None and value not in valid:
+                    row.properties[pid] = None
             for prop in new_schema:
                 if (row.id, prop.id) in converted:
                     row.properties[prop.id] = converted[(row.id, prop.id)]
@@ -274,8 +338,14 @@ class KbStore:
         ds.last_edited_by = actor
 
     # -- pages ---------------------------------------------------------------------------------
-    def parse_properties(self, schema: list[PropertySchema], raw: Any, *, plain: bool, where: str = "body.properties",
-                         ) -> tuple[dict[str, Any], dict[str, list[dict[str, Any]]]]:
+    def parse_properties(
+        self,
+        schema: list[PropertySchema],
+        raw: Any,
+        *,
+        plain: bool,
+        where: str = "body.properties",
+    ) -> tuple[dict[str, Any], dict[str, list[dict[str, Any]]]]:
         """Request property values → (values by property id, new options by property id)."""
         if raw is None:
             return {}, {}
@@ -285,7 +355,11 @@ class KbStore:
         options: dict[str, list[dict[str, Any]]] = {}
         for key, value in raw.items():
             prop = next((p for p in schema if p.name == key), None) or next((p for p in schema if p.id == key), None)
-            if prop is None and schema == [PAGE_TITLE] and (key == "Name" or (isinstance(value, dict) and "title" in value)):
+            if (
+                prop is None
+                and schema == [PAGE_TITLE]
+                and (key == "Name" or (isinstance(value, dict) and "title" in value))
+            ):
                 prop = PAGE_TITLE  # a plain page has one property, the title, whatever the request calls it
             if prop is None:
                 names = ", ".join(p.name for p in schema)
@@ -297,7 +371,9 @@ class KbStore:
                 parsed, created = props.parse_value(prop, value, self.resolve_people, w)
             values[prop.id] = parsed
             if created:
-                options[prop.id] = options.get(prop.id, []) + [o for o in created if o["id"] not in {x["id"] for x in options.get(prop.id, [])}]
+                options[prop.id] = options.get(prop.id, []) + [
+                    o for o in created if o["id"] not in {x["id"] for x in options.get(prop.id, [])}
+                ]
         return values, options
 
     def _apply_options(self, schema: list[PropertySchema], options: dict[str, list[dict[str, Any]]]) -> None:
@@ -305,8 +381,17 @@ class KbStore:
             if prop.id in options:
                 prop.add_options(options[prop.id])
 
-    def create_page(self, parent: Parent, raw_properties: Any, children: list[blocklib.NewBlock], actor: str, *,
-                    plain: bool = False, icon: Any = None, cover: Any = None) -> Page:
+    def create_page(
+        self,
+        parent: Parent,
+        raw_properties: Any,
+        children: list[blocklib.NewBlock],
+        actor: str,
+        *,
+        plain: bool = False,
+        icon: Any = None,
+        cover: Any = None,
+    ) -> Page:
         """A page under a page, block or data source (a database row), or at the workspace top."""
         schema: list[PropertySchema] = [PAGE_TITLE]
         ds: DataSource | None = None
@@ -345,8 +430,17 @@ class KbStore:
         self._insert_blocks("page_id", page, children, actor, None)
         return page
 
-    def update_page(self, page: Page, raw_properties: Any, actor: str, *, plain: bool = False,
-                    trash: bool | None = None, icon: Any = ..., cover: Any = ...) -> Page:
+    def update_page(
+        self,
+        page: Page,
+        raw_properties: Any,
+        actor: str,
+        *,
+        plain: bool = False,
+        trash: bool | None = None,
+        icon: Any = ...,
+        cover: Any = ...,
+    ) -> Page:
         restoring = trash is False
         if page.in_trash and not restoring and (raw_properties or icon is not ... or cover is not ...):
             raise in_trash("page", page.id)
@@ -364,12 +458,12 @@ class KbStore:
         page.last_edited_by = actor
         return page
 
-    def query(self, ds: DataSource, filter_raw: Any, sorts_raw: Any, *, include_trashed: bool = False) -> list[Page]:
+    def query(self, ds: DataSource, filter_raw: Any, sorts_raw: Any) -> list[Page]:
         """Rows of ``ds`` matching the filter, in sort order (creation order by default)."""
         compiler = FilterCompiler(ds.prop, self.person, self._now_aware())
         predicate = compiler.compile(filter_raw) if filter_raw is not None else None
         order = compiler.sorter(sorts_raw)
-        rows = [self.pages[r] for r in ds.rows if include_trashed or not self.pages[r].in_trash]
+        rows = [self.pages[r] for r in ds.rows if not self.pages[r].in_trash]
         if predicate is not None:
             rows = [r for r in rows if predicate(r)]
         return order(rows)  # type: ignore[arg-type,return-value]
@@ -389,7 +483,10 @@ class KbStore:
             raise invalid(f"{cid} is a database; add rows with POST /v1/pages instead of appending blocks.")
         raise not_found("block", cid)
 
-    def append_blocks(self, cid: str, new: list[blocklib.NewBlock], actor: str, after: str | None = None) -> list[str]:
+    def append_blocks(
+        self, cid: str, new: list[blocklib.NewBlock], actor: str, after: str | None = None, *, at_start: bool = False
+    ) -> list[str]:
+        """Add ``new`` at the end of ``cid``'s children, after the child ``after``, or at the start."""
         host = self.container(cid)
         if host.in_trash:
             raise in_trash("block", host.id)
@@ -398,13 +495,21 @@ class KbStore:
         if after is not None and after not in host.children:
             raise invalid(f"body.after: {after} is not a child of {host.id}.")
         kind = "page_id" if isinstance(host, Page) else "block_id"
-        ids = self._insert_blocks(kind, host, new, actor, after)
+        ids = self._insert_blocks(kind, host, new, actor, after, at_start=at_start)
         host.last_edited_time = self.stamp()
         host.last_edited_by = actor
         return ids
 
-    def _insert_blocks(self, parent_type: str, host: Page | Block, new: list[blocklib.NewBlock], actor: str,
-                       after: str | None) -> list[str]:
+    def _insert_blocks(
+        self,
+        parent_type: str,
+        host: Page | Block,
+        new: list[blocklib.NewBlock],
+        actor: str,
+        after: str | None,
+        *,
+        at_start: bool = False,
+    ) -> list[str]:
         ids: list[str] = []
         now = self.stamp()
         for nb in new:
@@ -413,7 +518,9 @@ class KbStore:
             self.blocks[bid] = block
             ids.append(bid)
             self._insert_blocks("block_id", block, nb.children, actor, None)
-        if after is None:
+        if at_start:
+            host.children[0:0] = ids
+        elif after is None:
             host.children.extend(ids)
         else:
             at = host.children.index(after) + 1
@@ -422,7 +529,14 @@ class KbStore:
 
     def update_block(self, bid: str, body: dict[str, Any], actor: str) -> None:
         """``PATCH /v1/blocks/{id}``: new content for the block's own type, or trash/restore."""
-        trash = _trash_flag(body)
+        trash = trash_flag(body)
+        if bid in self.pages or bid in self.databases:
+            own = "child_page" if bid in self.pages else "child_database"
+            others = [k for k in body if k not in ("archived", "in_trash", own, "type")]
+            if others:
+                raise invalid(
+                    f'body.{others[0]}: {bid} is a {own} block; send {{"{own}": {{"title": ...}}}} or in_trash.'
+                )
         if bid in self.pages:
             page = self.pages[bid]
             title = body.get("child_page")
@@ -448,7 +562,7 @@ class KbStore:
             raise not_found("block", bid)
         others = [k for k in body if k not in ("archived", "in_trash", block.type, "type")]
         if others:
-            raise invalid(f"body.{others[0]}: block {bid} is a {block.type} block; send {{\"{block.type}\": {{...}}}}.")
+            raise invalid(f'body.{others[0]}: block {bid} is a {block.type} block; send {{"{block.type}": {{...}}}}.')
         data = block.data
         if block.type in body:
             if block.in_trash and trash is not False:
@@ -488,26 +602,38 @@ class KbStore:
     def live_children(self, host: Page | Block) -> list[str]:
         return [c for c in host.children if self.resolve_block(c) is not None]
 
-    def markdown(self, host: Page | Block, *, links: bool = True) -> str:
-        return "\n".join(blocklib.to_markdown(host.children, self.resolve_block, links=links))
+    def markdown(self, host: Page | Block, *, links: bool = True, content_only: bool = False) -> str:
+        """The content as Markdown; ``content_only`` leaves out child pages and databases."""
+        children = [c for c in host.children if c in self.blocks] if content_only else host.children
+        return "\n".join(blocklib.to_markdown(children, self.resolve_block, links=links))
 
     def replace_content(self, page: Page, new: list[blocklib.NewBlock], actor: str) -> None:
-        """Trash every content block of ``page`` and add ``new`` (child pages and databases stay)."""
+        """Trash every content block of ``page`` and put ``new`` in their place, before the
+        child pages and databases (which are not content and stay)."""
         if page.in_trash:
             raise in_trash("page", page.id)
         kept = [c for c in page.children if c in self.pages or c in self.databases]
         for c in page.children:
             if c in self.blocks:
                 self.blocks[c].in_trash = True
-        page.children = kept
+        page.children = []
         self._insert_blocks("page_id", page, new, actor, None)
+        page.children += kept
         page.last_edited_time = self.stamp()
         page.last_edited_by = actor
 
     # -- databases: updates --------------------------------------------------------------------
-    def update_database(self, db: Database, actor: str, *, title: list[dict[str, Any]] | None = None,
-                        description: list[dict[str, Any]] | None = None, is_inline: bool | None = None,
-                        trash: bool | None = None, schema_patch: Any = None) -> None:
+    def update_database(
+        self,
+        db: Database,
+        actor: str,
+        *,
+        title: list[dict[str, Any]] | None = None,
+        description: list[dict[str, Any]] | None = None,
+        is_inline: bool | None = None,
+        trash: bool | None = None,
+        schema_patch: Any = None,
+    ) -> None:
         if db.in_trash and trash is not False and (title or description or schema_patch):
             raise in_trash("database", db.id)
         if schema_patch is not None:
@@ -523,8 +649,15 @@ class KbStore:
         db.last_edited_time = self.stamp()
         db.last_edited_by = actor
 
-    def update_data_source(self, ds: DataSource, actor: str, *, title: list[dict[str, Any]] | None = None,
-                           trash: bool | None = None, schema_patch: Any = None) -> None:
+    def update_data_source(
+        self,
+        ds: DataSource,
+        actor: str,
+        *,
+        title: list[dict[str, Any]] | None = None,
+        trash: bool | None = None,
+        schema_patch: Any = None,
+    ) -> None:
         if ds.in_trash and trash is not False and (title or schema_patch):
             raise in_trash("data source", ds.id)
         if schema_patch is not None:
@@ -537,7 +670,9 @@ class KbStore:
         ds.last_edited_by = actor
 
     # -- comments ------------------------------------------------------------------------------
-    def add_comment(self, parent_id: str | None, discussion_id: str | None, text: list[dict[str, Any]], actor: str) -> Comment:
+    def add_comment(
+        self, parent_id: str | None, discussion_id: str | None, text: list[dict[str, Any]], actor: str
+    ) -> Comment:
         if discussion_id is not None:
             first = next((c for c in self.comments.values() if c.discussion_id == discussion_id), None)
             if first is None:
@@ -575,8 +710,9 @@ class KbStore:
         if "database" in kinds:
             found += [d for d in self.databases.values() if not d.in_trash]
         if "data_source" in kinds:
-            found += [s for s in self.data_sources.values()
-                      if not s.in_trash and not self.databases[s.database_id].in_trash]
+            found += [
+                s for s in self.data_sources.values() if not s.in_trash and not self.databases[s.database_id].in_trash
+            ]
 
         def title(obj: Page | Database | DataSource) -> str:
             return self.title_of(obj) if isinstance(obj, Page) else richtext.plain_text(obj.title)
@@ -602,8 +738,11 @@ class KbStore:
         if pid is not None and pid in ds.rows:
             return self.pages[pid]
         title = ds.title_prop.id
-        hits = [self.pages[r] for r in ds.rows
-                if not self.pages[r].in_trash and richtext.plain_text(self.pages[r].properties.get(title)) == key]
+        hits = [
+            self.pages[r]
+            for r in ds.rows
+            if not self.pages[r].in_trash and richtext.plain_text(self.pages[r].properties.get(title)) == key
+        ]
         db_title = richtext.plain_text(self.databases[ds.database_id].title)
         return _one(hits, f"row {key!r} in database {db_title!r}", [p.id for p in hits])
 
@@ -648,7 +787,7 @@ class KbStore:
         self.blocks, self.comments = blocks, comments
 
 
-def _trash_flag(body: dict[str, Any]) -> bool | None:
+def trash_flag(body: dict[str, Any]) -> bool | None:
     """``in_trash`` (or its deprecated alias ``archived``) from a request body."""
     for key in ("in_trash", "archived"):
         if key in body:
@@ -656,9 +795,6 @@ def _trash_flag(body: dict[str, Any]) -> bool | None:
                 raise invalid(f"body.{key} should be a boolean.")
             return body[key]
     return None
-
-
-trash_flag = _trash_flag
 
 
 def _one(hits: list[T], what: str, ids: list[str]) -> T:
