@@ -20,6 +20,7 @@ import hashlib
 import socket
 from collections.abc import Iterable
 from datetime import datetime, timezone
+from email.utils import parseaddr
 from typing import Any, Union
 
 from ..servers.mail.delivery import OUTSIDE, SENT_LEDGER, Directory, Postmaster
@@ -48,13 +49,21 @@ class AmbiguousMail(AssertionError):
 
 
 def _address(who: str | Person) -> str:
+    """The bare address of a Person, ``"a@x"`` or ``"Name <a@x>"``."""
+    if isinstance(who, Person):
+        return who.email
+    return parseaddr(str(who))[1] or str(who).strip()
+
+
+def _header_form(who: str | Person) -> str:
+    """How to write a recipient in a header: as given (keeps ``Name <a@x>``), or the address."""
     return who.email if isinstance(who, Person) else str(who).strip()
 
 
-def _addresses(who: Recipients) -> list[str]:
+def _recipients(who: Recipients) -> list[str | Person]:
     if isinstance(who, (str, Person)):
-        return [_address(who)] if _address(who) else []
-    return [_address(w) for w in who if _address(w)]
+        return [who]
+    return list(who)
 
 
 def _norm(text: str) -> str:
@@ -194,14 +203,18 @@ class MailService(Service):
     ) -> str:
         """Deliver a mail as if ``sender`` had sent it; returns its Message-ID.
 
+        Addresses are :class:`Person` objects, ``"a@x"`` or ``"Name <a@x>"`` (people of the world
+        get their name in the headers automatically).
+
         People of the world get it in their INBOX, other recipients in the catch-all; a mail
         "from" the user is also filed in the user's Sent folder. ``date`` defaults to the
         in-universe clock; ``message_id`` to one derived from the content and a counter.
         Attachment paths are relative to the task's folder.
         """
         from_addr = _address(sender)
-        to_list, cc_list = _addresses(to), _addresses(cc)
-        if not to_list and not cc_list:
+        to_given, cc_given = _recipients(to), _recipients(cc)
+        to_list, cc_list = [_address(w) for w in to_given], [_address(w) for w in cc_given]
+        if not any(to_list + cc_list):
             raise ValueError("deliver() needs at least one recipient")
         when = date or self._now()
         self._deliveries += 1
@@ -210,9 +223,9 @@ class MailService(Service):
             domain = from_addr.rpartition("@")[2] or self._domain
             message_id = f"<seed-{self._deliveries}.{digest[:12]}@{domain}>"
         raw = build_message(
-            sender=from_addr,
-            to=to_list,
-            cc=cc_list,
+            sender=_header_form(sender),
+            to=[_header_form(w) for w in to_given],
+            cc=[_header_form(w) for w in cc_given],
             subject=subject,
             body=body,
             date=when,

@@ -100,6 +100,18 @@ def _strip_mailto(value: Any) -> str:
     return text[7:] if text.lower().startswith("mailto:") else text
 
 
+def _portable(value: When) -> When:
+    """Fixed-offset datetimes (``timezone(timedelta(hours=2))``) as UTC.
+
+    icalendar writes them as ``TZID="UTC+02:00"`` without a VTIMEZONE, which no reader (icalendar
+    included) can resolve, so the time would come back naive and shifted. Named zones
+    (zoneinfo) keep their TZID.
+    """
+    if isinstance(value, datetime) and isinstance(value.tzinfo, timezone) and value.tzinfo is not timezone.utc:
+        return value.astimezone(timezone.utc)
+    return value
+
+
 def build_calendar(
     *,
     uid: str,
@@ -123,8 +135,8 @@ def build_calendar(
     event = icalendar.Event()
     event.add("uid", uid)
     event.add("dtstamp", as_utc(stamp))
-    event.add("dtstart", start)
-    event.add("dtend", end)
+    event.add("dtstart", _portable(start))
+    event.add("dtend", _portable(end))
     event.add("summary", summary)
     if sequence:
         event.add("sequence", sequence)

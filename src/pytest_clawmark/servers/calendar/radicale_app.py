@@ -54,7 +54,8 @@ class RadicaleSetup:
     """The world's Radicale application and an admin handle on the same storage."""
 
     def __init__(self, root: Path, passwords: Mapping[str, str]) -> None:
-        root.mkdir(parents=True, exist_ok=True)
+        # Radicale logs a warning when it has to create its storage folders: make them first.
+        (root / "collections" / "collection-root").mkdir(parents=True, exist_ok=True)
         self.htpasswd = root / "htpasswd"
         # Plain htpasswd: per-world random secrets in the world's private folder (never the
         # agent's workspace); bcrypt would cost ~0.2 s per login.

@@ -86,7 +86,11 @@ class CalendarStore:
             if not isinstance(col, radicale.storage.BaseCollection):
                 raise KeyError(f"no calendar {calendar!r}")
             (vobject_item,) = radicale_item.read_components(ics)
-            radicale_item.check_and_sanitize_items([vobject_item], tag="VCALENDAR")
+            radicale_item.check_and_sanitize_items(
+                [vobject_item],
+                max_vevent_rrule_occurrence=self.storage.configuration.get("server", "max_vevent_rrule_occurrence"),
+                tag="VCALENDAR",
+            )
             item = radicale_item.Item(collection_path=pathutils.strip_path(calendar), vobject_item=vobject_item)
             item.prepare()
             col.upload(href, item)

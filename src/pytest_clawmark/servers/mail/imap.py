@@ -9,7 +9,20 @@
 2. **Audit.** Every tagged response is reported to a callback with the command name, the
    mailbox it acted on, a short secret-free summary and the status (``OK``/``NO``/``BAD``).
 
-Everything else (parsing, state machine, maildir storage, IDLE) is pymap's own.
+3. **Mailbox commands that answer instead of crashing.** pymap 0.36's maildir backend has
+   gaps that end the connection with ``BYE [SERVERBUG]`` or hang it: COPY stores an empty
+   message (it copies metadata read with ``get_message_metadata``), CREATE of an existing
+   folder or of ``a/b`` without ``a`` raises, RENAME of a missing folder raises, MOVE into the
+   selected folder deadlocks on its own lock (answered ``NO [CANNOT]``). :class:`ClawmarkConnectionState`
+   answers these the RFC 3501 way (COPY as fetch-then-append through pymap's session API,
+   keeping content, flags and internal date; ``NO [ALREADYEXISTS]``/``[NONEXISTENT]``;
+   missing parents created), and refuses names the maildir++ layout cannot store faithfully
+   (the empty name is the account's root: ``DELETE ""`` would wipe the whole account; a ``.``
+   inside a level is the on-disk level separator and aliases another folder).
+
+4. **Names that cannot hang the loop.** See :mod:`.modutf7` (installed on import).
+
+Everything else (parsing, state machine, maildir storage, MOVE, IDLE) is pymap's own.
 """
 
 from __future__ import annotations
@@ -30,17 +43,115 @@ from pymap.context import connection_exit, current_command
 from pymap.imap import IMAPConnection, IMAPServer
 from pymap.imap.state import ConnectionState
 from pymap.parsing.command import Command
-from pymap.parsing.response import CommandResponse, Response, UntaggedResponse
+from pymap.parsing.command.auth import CreateCommand, RenameCommand
+from pymap.parsing.command.select import CopyCommand, MoveCommand
+from pymap.parsing.message import AppendMessage
+from pymap.parsing.response import CommandResponse, Response, ResponseCode, ResponseNo, ResponseOk, UntaggedResponse
+from pymap.parsing.response.code import CopyUid
+from pymap.parsing.specials import FetchRequirement
 
 from ...world.loop import bind_loopback
+from . import modutf7
 from .store import MailStore
 
-__all__ = ["AuditCallback", "ImapServer", "OneWriteConnection", "start_imap"]
+modutf7.install()
+
+__all__ = ["AuditCallback", "ClawmarkConnectionState", "ImapServer", "OneWriteConnection", "start_imap"]
 
 AuditCallback = Callable[[str, str, str, str], None]
 """``(operation, target, summary, status)`` — what the mail service records per agent action."""
 
 _log = logging.getLogger(__name__)
+
+
+MAX_MAILBOX_NAME = 200
+
+
+def invalid_mailbox_name(name: str) -> str | None:
+    """Why the maildir++ layout cannot store ``name`` faithfully, or None."""
+    if name == "INBOX":
+        return None
+    parts = name.split("/")
+    if any(not p for p in parts):
+        return "Mailbox name has an empty level."
+    if any("." in p for p in parts):
+        return "Mailbox names may not contain '.' (use '/' for levels)."
+    if any(ord(ch) < 0x20 or ord(ch) == 0x7F for ch in name):
+        return "Mailbox names may not contain control characters."
+    if len(name.encode("utf-8")) > MAX_MAILBOX_NAME:  # all levels share one directory name
+        return f"Mailbox name longer than {MAX_MAILBOX_NAME} bytes."
+    return None
+
+
+def mailbox_arguments(cmd: Command) -> list[str]:
+    """The mailbox names a command acts on (LIST patterns are not names)."""
+    if isinstance(cmd, RenameCommand):
+        return [cmd.from_mailbox, cmd.to_mailbox]
+    if hasattr(cmd, "mailbox_obj"):
+        return [cmd.mailbox]  # type: ignore[attr-defined]
+    return []
+
+
+class ClawmarkConnectionState(ConnectionState):
+    """pymap's connection state with the mailbox fixes listed in the module docstring."""
+
+    async def do_command(self, cmd: Command) -> CommandResponse:
+        # The maildir++ layout maps a name to a directory ``.`` + levels joined by ``.``: the
+        # empty name is the account's root (DELETE "" would wipe every folder) and a ``.``
+        # inside a level aliases another folder. Refuse such names before pymap sees them.
+        if self._session is not None:
+            for name in mailbox_arguments(cmd):
+                problem = invalid_mailbox_name(name)
+                if problem:
+                    return ResponseNo(cmd.tag, problem.encode(), ResponseCode.of(b"CANNOT"))
+        return await super().do_command(cmd)
+
+    async def _folders(self) -> set[str]:
+        """Folders that exist (LIST also shows implied parents as ``\\Noselect``)."""
+        tree = await self.session.mailbox_set.list_mailboxes()  # type: ignore[attr-defined]
+        return {entry.name for entry in tree.list() if entry.exists}
+
+    async def do_create(self, cmd: CreateCommand) -> Any:
+        name = cmd.mailbox
+        folders = await self._folders()
+        if name in folders:
+            return ResponseNo(cmd.tag, b"Mailbox already exists.", ResponseCode.of(b"ALREADYEXISTS")), None
+        parts = name.split("/")
+        for i in range(1, len(parts)):  # RFC 3501 6.3.3: create superior names as needed
+            parent = "/".join(parts[:i])
+            if parent not in folders:
+                await self.session.mailbox_set.add_mailbox(parent)  # type: ignore[attr-defined]
+        return await super().do_create(cmd)
+
+    async def do_rename(self, cmd: RenameCommand) -> Any:
+        folders = await self._folders()
+        if cmd.from_mailbox not in folders:
+            return ResponseNo(cmd.tag, b"Mailbox does not exist.", ResponseCode.of(b"NONEXISTENT")), None
+        if cmd.to_mailbox in folders:
+            return ResponseNo(cmd.tag, b"Mailbox already exists.", ResponseCode.of(b"ALREADYEXISTS")), None
+        return await super().do_rename(cmd)
+
+    async def do_move(self, cmd: MoveCommand) -> Any:
+        if cmd.mailbox == str(self.selected.lookup):
+            return ResponseNo(cmd.tag, b"Source and destination are the same mailbox.", ResponseCode.of(b"CANNOT")), None
+        return await super().do_move(cmd)
+
+    async def do_copy(self, cmd: CopyCommand) -> Any:
+        selected = self.selected
+        found, _ = await self.session.fetch_messages(selected, cmd.sequence_set, False)
+        sources: list[int] = []
+        appends: list[AppendMessage] = []
+        for _, msg in found:
+            if msg.expunged:
+                continue
+            loaded = await msg.load_content(FetchRequirement.CONTENT)
+            sources.append(msg.uid)
+            appends.append(AppendMessage(bytes(loaded), msg.internal_date, frozenset(msg.permanent_flags)))
+        if not appends:
+            return ResponseOk(cmd.tag, cmd.command + b" completed."), None
+        append_uid, updates = await self.session.append_messages(cmd.mailbox, appends, selected=selected)
+        copy_uid = CopyUid(append_uid.validity, zip(sources, sorted(append_uid.uids)))
+        return ResponseOk(cmd.tag, cmd.command + b" completed.", copy_uid), updates
 
 
 class OneWriteConnection(IMAPConnection):
@@ -171,13 +282,18 @@ class AuditedImapServer(IMAPServer):
 
     async def __call__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, sock_info: SocketInfo) -> None:
         conn = OneWriteConnection(self.commands, self._config, reader, writer, sock_info, audit=self.audit)
-        state = ConnectionState(self._login, self._config)
+        state = ClawmarkConnectionState(self._login, self._config)
         self.writers.add(writer)
         try:
             async with AsyncExitStack() as stack:
                 connection_exit.set(stack)
                 stack.enter_context(closing(conn))
                 await conn.run(state)
+        except Exception as exc:
+            # pymap has already answered ``* BYE [SERVERBUG]`` and closed; keep the failure in
+            # the audit log and our log instead of an unretrieved task exception.
+            _log.warning("IMAP connection ended by a server error", exc_info=True)
+            self.audit("IMAP SERVERBUG", "", f"{type(exc).__name__}: {exc}"[:200], "BYE")
         finally:
             self.writers.discard(writer)
 

@@ -13,11 +13,13 @@ import os
 import re
 import shutil
 import ssl
+import tempfile
 from argparse import Namespace
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any
 
 from proxyprotocol.version import ProxyProtocolVersion
 from pymap.backend.maildir import Config, Identity, Login
@@ -103,8 +105,15 @@ class MailStore:
 
     # -- accounts ----------------------------------------------------------------------------
     async def setup(self) -> None:
-        """Write the account files (one write each) and create every account's folders."""
+        """Write the account files (one write each)."""
         (self.base_dir / "users").mkdir(parents=True, exist_ok=True)
+        # pymap writes its index files to the system temp folder, then renames them into place:
+        # that fails (EXDEV) across filesystems. Say so plainly rather than fail on first write.
+        if os.stat(self.base_dir).st_dev != os.stat(tempfile.gettempdir()).st_dev:
+            raise RuntimeError(
+                f"the mail store {self.base_dir} must be on the same filesystem as the temp folder "
+                f"{tempfile.gettempdir()} (pymap renames files across them); set TMPDIR accordingly"
+            )
         base = str(self.base_dir)
         async with UsersFile.with_write(base) as users, PasswordsFile.with_write(base) as passwords:
             for login, password in self.accounts.items():
@@ -119,15 +128,26 @@ class MailStore:
     async def create_folders(self, login: str, folders: Iterable[str]) -> None:
         async with self._identity(login).new_session() as session:
             for name in folders:
-                existing = await session.mailbox_set.list_mailboxes()
-                if name not in {e.name for e in existing.list()}:
-                    await session.mailbox_set.add_mailbox(name)
+                await self._ensure_folder(session, name)
+
+    @staticmethod
+    async def _ensure_folder(session: Any, name: str) -> None:
+        """Create ``name`` and any missing ancestors (``a/b`` needs ``a`` on disk)."""
+        if name == "INBOX":
+            return
+        tree = await session.mailbox_set.list_mailboxes()
+        existing = {e.name for e in tree.list() if e.exists}
+        parts = name.split("/")
+        for i in range(1, len(parts) + 1):
+            level = "/".join(parts[:i])
+            if level not in existing:
+                await session.mailbox_set.add_mailbox(level)
 
     async def folders(self, login: str) -> list[str]:
-        """The account's folders, ``INBOX`` first, the others sorted."""
+        """The account's folders, ``INBOX`` first, the others sorted (implied parents left out)."""
         async with self._identity(login).new_session() as session:
             tree = await session.mailbox_set.list_mailboxes()
-            names = {e.name for e in tree.list()}
+            names = {e.name for e in tree.list() if e.exists}
         return ["INBOX"] + sorted(names - {"INBOX"})
 
     # -- messages ----------------------------------------------------------------------------
@@ -137,10 +157,7 @@ class MailStore:
         """Append ``raw`` to ``folder`` (created if missing); returns its UID."""
         flag_set = frozenset(Flag(f) for f in flags)
         async with self._identity(login).new_session() as session:
-            if folder != "INBOX":
-                tree = await session.mailbox_set.list_mailboxes()
-                if folder not in {e.name for e in tree.list()}:
-                    await session.mailbox_set.add_mailbox(folder)
+            await self._ensure_folder(session, folder)
             append_uid, _ = await session.append_messages(folder, [AppendMessage(raw, when, flag_set)])
         return min(append_uid.uids)
 
