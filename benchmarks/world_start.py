@@ -84,7 +84,8 @@ def main() -> None:
     print(f"{'start → all endpoints answer (ms)':<34}{ms(starts, statistics.median)}{ms(starts, lambda x: pct(x, 0.95))}{ms(starts, max)}")
     print(f"{'  of which readiness ping (ms)':<34}{ms(pings, statistics.median)}{ms(pings, lambda x: pct(x, 0.95))}{ms(pings, max)}")
     print(f"{'teardown (ms)':<34}{ms(stops, statistics.median)}{ms(stops, lambda x: pct(x, 0.95))}{ms(stops, max)}")
-    print(f"{'resident memory per world (MB)':<34}{per_world:9.1f}   (RSS growth with {args.alive} worlds alive)")
+    print(f"{'resident memory per world (MB)':<34}{per_world:9.2f}   (RSS growth per world, {args.alive} worlds alive)")
+    print(f"{'process RSS, imports + servers (MB)':<34}{before:9.1f}   (shared by every world of a worker)")
 
 
 if __name__ == "__main__":
