@@ -7,7 +7,16 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
+import os
+
 import pytest
+from hypothesis import settings
+
+# CI explores the same hypothesis examples on every run (a red CI must be reproducible);
+# locally hypothesis keeps exploring new ones.
+settings.register_profile("ci", derandomize=True, print_blob=True)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
 
 REPO = Path(__file__).resolve().parents[1]
 
