@@ -28,7 +28,6 @@ from .service import Person, Service
 
 __all__ = ["AmbiguousEvent", "CalendarService", "Event", "EventNotFound"]
 
-FALLBACK_CLOCK = datetime(2025, 1, 6, 9, 0, tzinfo=timezone.utc)
 """Used for DTSTAMPs before the first turn sets the in-universe clock (seeding in fixtures)."""
 
 DEFAULT_CALENDAR = "calendar"
@@ -78,10 +77,7 @@ class CalendarService(Service):
                 pass
 
     def _now(self) -> datetime:
-        try:
-            return self.ctx.clock()
-        except RuntimeError:
-            return FALLBACK_CLOCK
+        return self.ctx.clock()
 
     def _record(self, operation: str, target: str, summary: str, status: str) -> None:
         self.ctx.audit.record(self.name, operation, target, summary, status)

@@ -20,7 +20,7 @@ from typing import Any
 
 import httpx
 
-from pytest_clawmark.servers.kb import CURRENT, FALLBACK_EPOCH, LEGACY, KbStore, User, create_app
+from pytest_clawmark.servers.kb import CURRENT, LEGACY, KbStore, User, create_app
 from pytest_clawmark.servers.kb.ids import user_id
 
 from .asgi import AsgiServer, start_asgi, stop_asgi
@@ -101,11 +101,8 @@ class KbService(Service):
         self.handle = None
 
     def _now(self) -> datetime:
-        """The in-universe clock; before the first turn, a fixed epoch (never the wall clock)."""
-        try:
-            return self.ctx.clock()
-        except RuntimeError:
-            return FALLBACK_EPOCH
+        """The in-universe clock (never the wall clock)."""
+        return self.ctx.clock()
 
     def _audit(self, operation: str, target: str, summary: str, status: str) -> None:
         self.ctx.audit.record(self.name, operation=operation, target=target, summary=summary, status=status)

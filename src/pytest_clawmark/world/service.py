@@ -20,7 +20,7 @@ import importlib
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -63,7 +63,7 @@ class ServiceContext:
     user: Person  # the human the agent works for; the agent acts with this identity
     people: tuple[Person, ...]  # everyone else in the task (the user excluded)
     credentials: Credentials
-    clock: Callable[[], datetime]  # the in-universe clock of the current turn
+    clock: Callable[[], datetime]  # the in-universe clock of the current turn (WORLD_EPOCH before the first)
     mutations: "MutationLedger"
 
 
@@ -128,6 +128,9 @@ class Service(abc.ABC):
     def audit(self, since: int = 0) -> list[Any]:
         return self.ctx.audit.entries(self.name, since)
 
+
+WORLD_EPOCH = datetime(2025, 1, 1, tzinfo=timezone.utc)
+"""The in-universe time before the first turn (seeding at world start): fixed, never the wall clock."""
 
 SERVICE_TYPES: dict[str, str] = {
     "fs": "pytest_clawmark.world.fs:FsService",

@@ -17,7 +17,7 @@ from typing import Any
 
 from .audit import AuditLog
 from .loop import WorldLoop
-from .service import Credentials, MutationLedger, Person, Service, ServiceContext, service_type
+from .service import WORLD_EPOCH, Credentials, MutationLedger, Person, Service, ServiceContext, service_type
 
 SERVICE_ORDER = ("fs", "mail", "calendar", "kb", "sheets")
 """Start order (fs first: the others may write into the workspace, e.g. TOOLS.md)."""
@@ -128,10 +128,12 @@ class World:
         return dict(self._services)
 
     def now(self) -> datetime:
-        """The in-universe clock of the current turn (not the wall clock)."""
-        if self.clock is None:
-            raise RuntimeError("the world has no in-universe clock before the first turn")
-        return self.clock
+        """The in-universe clock of the current turn; a fixed epoch before the first turn.
+
+        Services stamp what they store with it (mail dates, created_time, DTSTAMP...), so the
+        same seed and the same agent actions give byte-identical state on every run.
+        """
+        return self.clock if self.clock is not None else WORLD_EPOCH
 
     # -- agent plane ---------------------------------------------------------------------------
     def agent_env(self) -> dict[str, str]:
