@@ -325,3 +325,52 @@ def test_demo_task_reference_full_noop_low(pytester: pytest.Pytester) -> None:
     assert ref["summary"]["tasks"] >= 1
     assert all(t["score"] == 1.0 for t in ref["tasks"]), [(t["id"], t["score"]) for t in ref["tasks"]]
     assert all(t["score"] < 0.20 for t in noop["tasks"]), [(t["id"], t["score"]) for t in noop["tasks"]]
+
+
+FLAKY_ADAPTER = '''
+from pytest_clawmark import TurnTrace
+
+class Flaky:
+    """Fails with a provider outage on its first wake-ups, then works."""
+    name = "flaky"
+    calls = 0
+    def __init__(self, options):
+        self.failures = int(options.get("failures", "1"))
+        self.act_first = options.get("act_first") == "1"
+    def start(self, session):
+        self.ws = session.workspace
+    def wake(self, message, day, clock):
+        Flaky.calls += 1
+        if Flaky.calls <= self.failures:
+            if self.act_first:
+                (self.ws / "scratch.txt").write_text("half-done")
+            return TurnTrace(status="infra-error", detail="provider returned 503")
+        (self.ws / "out").mkdir(exist_ok=True)
+        n = int((self.ws / "inbox/number.txt").read_text())
+        (self.ws / "out/answer.txt").write_text(str(n + 1))
+        return TurnTrace(tool_calls=[], tokens={"input": 100, "output": 7})
+    def stop(self):
+        pass
+
+def pytest_clawmark_agents():
+    return {"flaky": Flaky}
+'''
+
+
+def test_infra_errors_are_retried_when_safe_and_never_scored_as_zero(pytester: pytest.Pytester, basic_task: Path) -> None:
+    pytester.makeconftest(FLAKY_ADAPTER)
+    # one outage, one retry allowed: the day succeeds and the retry is on record
+    result = pytester.runpytest("--agent=flaky", "--agent-retries=2", "--agent-retry-backoff=0", "--clawmark-json=ok.json")
+    result.assert_outcomes(passed=6)
+    doc = read_json(pytester.path / "ok.json")
+    assert doc["tasks"][0]["days"][0]["trace"]["extra"]["retried_infra_errors"] == ["provider returned 503"]
+    assert doc["summary"]["efficiency"]["mean_input_tokens"] == 200 and doc["summary"]["infra_errors"] == 0
+    # a persisting outage: the trial is an error, excluded from the scores, counted in the summary
+    result = pytester.runpytest("--agent=flaky", "--agent-option=failures=9", "--agent-retries=1", "--agent-retry-backoff=0", "--clawmark-json=bad.json")
+    doc = read_json(pytester.path / "bad.json")
+    assert doc["summary"]["errored_trials"] == 1 and doc["summary"]["trials"] == 0 and doc["summary"]["infra_errors"] == 2
+    result.stdout.fnmatch_lines(["*agent infrastructure errors (days): 2*", "*errored trials (harness faults, excluded from scores): 1*"])
+    # not safe to retry: the agent had already changed the world before failing
+    pytester.runpytest("--agent=flaky", "--agent-option=act_first=1", "--agent-retries=3", "--agent-retry-backoff=0", "--clawmark-json=acted.json")
+    day1 = read_json(pytester.path / "acted.json")["tasks"][0]["days"][0]
+    assert day1["status"] == "infra-error" and "not retried: the agent had already acted" in day1["error"]

@@ -52,6 +52,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     g.addoption("--clawmark-fail-under", dest="clawmark_fail_under", type=float, default=None, metavar="SCORE", help="exit status follows the overall weighted score (0-100) instead of checker failures")
     g.addoption("--clawmark-turn-timeout", dest="clawmark_turn_timeout", type=float, default=None, metavar="SECONDS", help="per-turn time limit of the agent (overrides the task's); env CLAWMARK_TURN_TIMEOUT, ini clawmark_turn_timeout")
     g.addoption("--clawmark-evidence", dest="clawmark_evidence", default=None, metavar="DIR", help="where to keep run evidence (default .clawmark/runs/<timestamp>)")
+    g.addoption("--agent-retries", dest="clawmark_agent_retries", type=int, default=0, metavar="N", help="re-wake the agent up to N times after an infrastructure error (provider outage, rate limit, adapter crash) that left the world untouched")
+    g.addoption("--agent-retry-backoff", dest="clawmark_retry_backoff", type=float, default=2.0, metavar="SECONDS", help="wait before the first retry; doubles each time (default 2)")
     g.addoption("--clawmark-keep-worlds", dest="clawmark_keep_worlds", action="store_true", default=False, help="keep each world's folder (workspace, service state) after its trial")
     parser.addini("clawmark_agent", "default agent under test", default="")
     parser.addini("clawmark_agent_options", "default agent options (key=value lines)", type="linelist", default=[])
@@ -92,6 +94,9 @@ def pytest_configure(config: pytest.Config) -> None:
     trials = config.getoption("clawmark_trials") or 1
     if trials < 1:
         raise pytest.UsageError("clawmark: --clawmark-trials must be at least 1")
+    retries, backoff = config.getoption("clawmark_agent_retries"), config.getoption("clawmark_retry_backoff")
+    if retries < 0 or backoff < 0:
+        raise pytest.UsageError("clawmark: --agent-retries and --agent-retry-backoff take non-negative numbers")
     fail_under = config.getoption("clawmark_fail_under")
     if fail_under is not None and not 0 <= fail_under <= 100:
         raise pytest.UsageError("clawmark: --clawmark-fail-under takes a score from 0 to 100")
@@ -124,6 +129,8 @@ def pytest_configure(config: pytest.Config) -> None:
         trials=trials,
         rerun_determinism=config.getoption("clawmark_rerun_determinism"),
         keep_worlds=config.getoption("clawmark_keep_worlds"),
+        agent_retries=retries,
+        retry_backoff=backoff,
         on_finished=finished,
     )
 

@@ -99,14 +99,38 @@ class TrialRecord:
         return TrialScore(self.id, self.scenario, self.trial, self.outcomes(), self.errored)
 
 
+def efficiency(records: list[TrialRecord]) -> dict[str, Any]:
+    """Mean cost of a task trial (Claw-Eval's efficiency figures): tool calls, tokens, agent
+    wall time, over trials without harness faults. Evidence only: never part of a score."""
+    good = [r for r in records if not r.errored]
+    per_trial = []
+    for r in good:
+        totals = {"tool_calls": 0.0, "input_tokens": 0.0, "output_tokens": 0.0, "cache_read_tokens": 0.0, "cache_write_tokens": 0.0, "agent_seconds": 0.0}
+        for d in r.days:
+            trace = d.trace or {}
+            tokens = trace.get("tokens") or {}
+            totals["tool_calls"] += len(trace.get("tool_calls") or [])
+            totals["input_tokens"] += tokens.get("input", 0)
+            totals["output_tokens"] += tokens.get("output", 0)
+            totals["cache_read_tokens"] += tokens.get("cache_read", 0)
+            totals["cache_write_tokens"] += tokens.get("cache_write", 0)
+            totals["agent_seconds"] += d.seconds
+        per_trial.append(totals)
+    keys = ("tool_calls", "input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "agent_seconds")
+    return {f"mean_{k}": (sum(t[k] for t in per_trial) / len(per_trial) if per_trial else 0.0) for k in keys}
+
+
 def build_document(meta: dict[str, Any], records: list[TrialRecord]) -> dict[str, Any]:
     ordered = sorted(records, key=lambda r: (r.id, r.trial))
+    summary = summarize(r.trial_score() for r in ordered)
+    summary["efficiency"] = efficiency(ordered)
+    summary["infra_errors"] = sum(1 for r in ordered for d in r.days if d.status == "infra-error")
     return {
         "schema": SCHEMA,
         "schema_version": SCHEMA_VERSION,
         "run": meta,
         "tasks": [r.to_json() for r in ordered],
-        "summary": summarize(r.trial_score() for r in ordered),
+        "summary": summary,
     }
 
 

@@ -40,6 +40,8 @@ class RunSettings:
     trials: int = 1
     rerun_determinism: bool = False
     keep_worlds: bool = False
+    agent_retries: int = 0  # re-wakes after an infra-error that left the world untouched
+    retry_backoff: float = 2.0  # seconds before the first retry; doubles each time
     on_finished: Callable[[TrialRecord], None] = lambda record: None
     determinism_violations: list[str] = field(default_factory=list)
 
@@ -172,16 +174,19 @@ class TrialRun:
         world = self.start()
         message = self.messages[turn.day]
         assert turn.clock is not None
-        t0 = time.perf_counter()
-        try:
-            trace = self.agent.wake(message, turn.day, turn.clock)
-            if not isinstance(trace, TurnTrace):
-                raise TypeError(f"agent {self.settings.agent_name!r} wake() returned {type(trace).__name__}, not TurnTrace")
-        except Exception as exc:  # an adapter crash is a harness fault, never a silent zero
-            trace = TurnTrace(status=INFRA_ERROR, detail=f"adapter crashed: {type(exc).__name__}: {exc}", extra={"traceback": traceback.format_exc(limit=-4)})
-        seconds = time.perf_counter() - t0
-        if not trace.seconds:
-            trace.seconds = seconds
+        attempts: list[str] = []
+        while True:
+            before = (world.audit.last_seq, world.fs.snapshot())
+            trace = self._wake(message, turn)
+            if trace.status != INFRA_ERROR or len(attempts) >= self.settings.agent_retries:
+                break
+            if (world.audit.last_seq, world.fs.snapshot()) != before:
+                trace.detail += " (not retried: the agent had already acted on the world)"
+                break
+            attempts.append(trace.detail)
+            time.sleep(self.settings.retry_backoff * 2 ** (len(attempts) - 1))
+        if attempts:
+            trace.extra["retried_infra_errors"] = attempts
         if trace.status == INFRA_ERROR:
             self.record.errors.append(f"day {turn.day} agent: {trace.detail}")
         evidence = world.save_evidence(self.evidence_dir / f"day{turn.day}", self._audit_mark)
@@ -201,6 +206,19 @@ class TrialRun:
                 error=trace.detail if trace.status != OK else "",
             )
         )
+        return trace
+
+    def _wake(self, message: str, turn: Turn) -> TurnTrace:
+        assert turn.clock is not None
+        t0 = time.perf_counter()
+        try:
+            trace = self.agent.wake(message, turn.day, turn.clock)
+            if not isinstance(trace, TurnTrace):
+                raise TypeError(f"agent {self.settings.agent_name!r} wake() returned {type(trace).__name__}, not TurnTrace")
+        except Exception as exc:  # an adapter crash is a harness fault, never a silent zero
+            trace = TurnTrace(status=INFRA_ERROR, detail=f"adapter crashed: {type(exc).__name__}: {exc}", extra={"traceback": traceback.format_exc(limit=-4)})
+        if not trace.seconds:
+            trace.seconds = time.perf_counter() - t0
         return trace
 
     # -- checkers ------------------------------------------------------------------------------

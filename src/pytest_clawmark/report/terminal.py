@@ -30,6 +30,14 @@ def summary_lines(document: dict[str, Any]) -> list[str]:
         lines.append("pass^k: " + "  ".join(f"k={k} {_pct(s['pass_hat_k'][k]).strip()}" for k in ks))
         lines.append("best-of-k: " + "  ".join(f"k={k} {_pct(s['best_of_k'][k]).strip()}" for k in ks))
         lines.append("learning curve: " + " → ".join(_pct(v).strip() for v in s["learning_curve"]))
+    eff = s.get("efficiency") or {}
+    if eff.get("mean_tool_calls") or eff.get("mean_input_tokens"):
+        lines.append(
+            f"per task trial: {eff['mean_tool_calls']:.1f} tool calls, {eff['mean_input_tokens']:.0f} input / "
+            f"{eff['mean_output_tokens']:.0f} output tokens, {eff['mean_agent_seconds']:.1f} s agent time"
+        )
+    if s.get("infra_errors"):
+        lines.append(f"agent infrastructure errors (days): {s['infra_errors']}")
     if s.get("errored_trials"):
         lines.append(f"errored trials (harness faults, excluded from scores): {s['errored_trials']}")
         for t in document["tasks"]:
