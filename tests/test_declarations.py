@@ -56,3 +56,9 @@ def test_declared_silent_mutation_must_be_applied(pytester: pytest.Pytester) -> 
     result = pytester.runpytest("--agent=reference")
     assert "turn 'tuesday' declares silent mutation(s) ['number_changed'] but did not apply them" in result.stdout.str()
     assert "trial.py" not in result.stdout.str()  # no harness plumbing in the report
+
+
+def test_silent_mutation_declared_twice(pytester: pytest.Pytester) -> None:
+    make_task(pytester, "task_twice", BASIC_TASK.replace('@task.turn("2025-04-07 09:00 +00:00")', '@task.turn("2025-04-07 09:00 +00:00", silent=["number_changed"])'))
+    result = pytester.runpytest("--agent=reference")
+    assert "silent mutation 'number_changed' is declared more than once" in result.stdout.str()

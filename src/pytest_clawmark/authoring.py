@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import inspect
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -343,11 +344,11 @@ class Task:
                 previous = t.clock
 
         silent = self.silent_mutations
+        declared = Counter(name for t in self.turns for name in t.silent)
         for t in self.turns:
-            for name in t.silent:
-                if list(silent).count(name) > 1 or sum(name in u.silent for u in self.turns) > 1:
-                    out.append((t.where, f"silent mutation {name!r} is declared by more than one turn"))
-                    break
+            for name in sorted(set(t.silent)):
+                if declared[name] > 1:
+                    out.append((t.where, f"silent mutation {name!r} is declared more than once"))
 
         ids: dict[str, Checker] = {}
         for c in self.checkers:

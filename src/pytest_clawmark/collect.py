@@ -38,6 +38,10 @@ class TrialScope:
     trial_index: int = 1
     run: TrialRun | None = None
 
+    @property
+    def owns_trial(self) -> bool:
+        return True
+
     def _task(self) -> Task:
         module = self.getparent(TaskModule)  # type: ignore[attr-defined]
         assert module is not None and module.task is not None
@@ -89,8 +93,13 @@ class TaskModule(TrialScope, pytest.Module):
             for k in range(1, trials + 1):
                 yield TrialNode.from_parent(self, name=f"trial{k}", trial_index=k)
 
+    @property
+    def owns_trial(self) -> bool:
+        """With one trial the module is the trial; with several, its TrialNode children are."""
+        return self.config.stash[SETTINGS_KEY].trials == 1
+
     def setup(self) -> None:
-        if self.config.stash[SETTINGS_KEY].trials == 1:
+        if self.owns_trial:
             TrialScope.setup(self)
 
     def _rel(self) -> str:
@@ -132,12 +141,11 @@ class DayNode(pytest.Collector):
 
 
 def _scope(node: pytest.Item | pytest.Collector) -> TrialScope:
+    """The node owning the trial this node belongs to."""
     current: Any = node
-    while current is not None and not isinstance(current, (TrialNode,)):
-        if isinstance(current, TaskModule) and current.config.stash[SETTINGS_KEY].trials == 1:
-            return current
+    while not (isinstance(current, TrialScope) and current.owns_trial):
         current = current.parent
-    assert current is not None, "item outside a task"
+        assert current is not None, "item outside a task"
     return current
 
 
