@@ -314,6 +314,10 @@ class Task:
     # -- validation --------------------------------------------------------------------------
     def problems(self) -> list[str]:
         """Everything wrong with the declarations, as ``file:line: problem`` strings, in order."""
+        return [f"{_short(w)}: {m}" for w, m in self.located_problems()]
+
+    def located_problems(self) -> list[tuple[Where, str]]:
+        """Everything wrong with the declarations, with where each was declared."""
         out = [(w, m) for w, m in self._problems]
         here = self.where
         if self.scenario not in SCENARIOS:
@@ -386,7 +390,7 @@ class Task:
         for day, sol in sorted(self.solutions.items()):
             if not 1 <= day <= self.days:
                 out.append((sol.where, f"reference solution for day {day}, but the task has days 1..{self.days}"))
-        return [f"{_short(w)}: {m}" for w, m in out]
+        return out
 
 
 def _short(where: Where) -> str:

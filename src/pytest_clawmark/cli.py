@@ -4,6 +4,7 @@
     clawmark compare BASE.json NEW.json        per-scenario deltas; exit 1 on a regression
     clawmark merge OUT.json A.json B.json...   one results file from several (sharded CI runs)
     clawmark serve [--services ...] [--task PATH [--day N]]   a live world to explore by hand
+    clawmark lint [PATHS]                      authoring invariants of task modules
 """
 
 from __future__ import annotations
@@ -80,6 +81,21 @@ def cmd_merge(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_lint(args: argparse.Namespace) -> int:
+    from .lint import lint_paths
+    from .loading import TaskLoadError
+
+    try:
+        findings, n = lint_paths(args.paths)
+    except TaskLoadError as exc:
+        print(f"clawmark lint: {exc}", file=sys.stderr)
+        return 2
+    for f in findings:
+        print(f)
+    print(f"clawmark lint: {n} task module(s), {len(findings)} problem(s)")
+    return 1 if findings else 0
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     from .serve import serve
 
@@ -101,6 +117,9 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("out")
     m.add_argument("inputs", nargs="+")
     m.set_defaults(fn=cmd_merge)
+    lt = sub.add_parser("lint", help="check authoring invariants of task modules (file:line messages)")
+    lt.add_argument("paths", nargs="*", default=["tasks"])
+    lt.set_defaults(fn=cmd_lint)
     s = sub.add_parser("serve", help="start a world and print its agent-plane endpoints as JSON")
     s.add_argument("--services", nargs="+", default=None, metavar="NAME", help="services to start (default: all, or the task's)")
     s.add_argument("--task", default=None, metavar="PATH", help="a task module whose turns seed the world")

@@ -7,17 +7,16 @@ to stderr so stdout stays machine-readable.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import signal
 import sys
 import tempfile
 import threading
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 from .authoring import Task
+from .loading import TaskLoadError, import_task
 from .world import Person, World
 from .world.world import SERVICE_ORDER
 
@@ -30,25 +29,15 @@ class ServeError(Exception):
 
 
 def load_task(path: str | Path) -> Task:
-    """Import a task module by path (outside pytest) and return its validated Task."""
-    p = Path(path).resolve()
-    if not p.is_file():
-        raise ServeError(f"{path}: no such task module")
-    spec = importlib.util.spec_from_file_location(f"clawmark_task_{abs(hash(str(p)))}", p)
-    if spec is None or spec.loader is None:
-        raise ServeError(f"{path}: cannot be imported as a Python module")
-    module: ModuleType = importlib.util.module_from_spec(spec)
+    """Import a task module by path and return its validated Task."""
     try:
-        spec.loader.exec_module(module)
-    except Exception as exc:
-        raise ServeError(f"{path}: importing the task failed: {type(exc).__name__}: {exc}") from None
-    tasks = [v for v in vars(module).values() if isinstance(v, Task)]
-    if len(tasks) != 1:
-        raise ServeError(f"{path}: expected one module-level Task, found {len(tasks)}")
-    problems = tasks[0].problems()
+        _, task = import_task(path)
+    except TaskLoadError as exc:
+        raise ServeError(str(exc)) from None
+    problems = task.problems()
     if problems:
         raise ServeError(f"{path}: invalid task declaration:\n  " + "\n  ".join(problems))
-    return tasks[0]
+    return task
 
 
 def build_world(services: list[str] | None, task_path: str | None, day: int | None) -> tuple[World, dict[str, Any]]:
