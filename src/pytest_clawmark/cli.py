@@ -5,6 +5,7 @@
     clawmark merge OUT.json A.json B.json...   one results file from several (sharded CI runs)
     clawmark serve [--services ...] [--task PATH [--day N]]   a live world to explore by hand
     clawmark lint [PATHS]                      authoring invariants of task modules
+    clawmark corpus-stats [PATHS] [--check F]  the corpus table (docs/corpus.md)
 """
 
 from __future__ import annotations
@@ -96,6 +97,26 @@ def cmd_lint(args: argparse.Namespace) -> int:
     return 1 if findings else 0
 
 
+def cmd_corpus_stats(args: argparse.Namespace) -> int:
+    from .corpus_stats import collect, render
+    from .loading import TaskLoadError
+
+    try:
+        text = render(collect(args.paths), Path.cwd()) + "\n"
+    except TaskLoadError as exc:
+        print(f"clawmark corpus-stats: {exc}", file=sys.stderr)
+        return 2
+    if args.check:
+        current = Path(args.check).read_text(encoding="utf-8") if Path(args.check).exists() else ""
+        if current != text:
+            print(f"clawmark corpus-stats: {args.check} is stale; regenerate it with `clawmark corpus-stats {' '.join(args.paths)} > {args.check}`", file=sys.stderr)
+            return 1
+        print(f"clawmark corpus-stats: {args.check} is current")
+        return 0
+    sys.stdout.write(text)
+    return 0
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     from .serve import serve
 
@@ -120,6 +141,10 @@ def build_parser() -> argparse.ArgumentParser:
     lt = sub.add_parser("lint", help="check authoring invariants of task modules (file:line messages)")
     lt.add_argument("paths", nargs="*", default=["tasks"])
     lt.set_defaults(fn=cmd_lint)
+    cs = sub.add_parser("corpus-stats", help="Table-2-style corpus statistics and task summaries (Markdown)")
+    cs.add_argument("paths", nargs="*", default=["tasks"])
+    cs.add_argument("--check", metavar="FILE", default=None, help="exit 1 unless FILE already holds exactly this output")
+    cs.set_defaults(fn=cmd_corpus_stats)
     s = sub.add_parser("serve", help="start a world and print its agent-plane endpoints as JSON")
     s.add_argument("--services", nargs="+", default=None, metavar="NAME", help="services to start (default: all, or the task's)")
     s.add_argument("--task", default=None, metavar="PATH", help="a task module whose turns seed the world")
