@@ -75,7 +75,9 @@ def test_agent_env_and_tools_md_describe_every_service(two_worlds: tuple[World, 
 
 def test_every_turn_keeps_snapshots_and_audit_of_all_services(pytester: pytest.Pytester) -> None:
     task = REPO / "tasks" / "pm" / "task_release_readiness.py"
-    pytester.runpytest(str(task), "--agent=reference", "--clawmark-json=out.json", "-p", "no:cacheprovider")
+    # a subprocess: pytester's in-process runs restore sys.modules afterwards, which breaks
+    # libraries (niquests via caldav) first imported inside the run for later tests
+    pytester.runpytest_subprocess(str(task), "--agent=reference", "--clawmark-json=out.json", "-p", "no:cacheprovider")
     doc = read_json(pytester.path / "out.json")
     (t,) = doc["tasks"]
     assert t["score"] == 1.0
@@ -169,3 +171,19 @@ def test_serve_rejects_bad_input_clearly() -> None:
     assert r.returncode == 2 and "--day 9: the task has days 1..2" in r.stderr and "Traceback" not in r.stderr
     r = subprocess.run([sys.executable, "-m", "pytest_clawmark.cli", "serve", "--services", "fs", "fax"], capture_output=True, text=True, cwd=REPO, timeout=60)
     assert r.returncode == 2 and "unknown service 'fax'" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_fixed_offset_times_survive_add_and_move(two_worlds: tuple[World, World]) -> None:
+    import caldav
+    from datetime import timedelta
+
+    a, _ = two_worlds
+    tz = timezone(timedelta(hours=2))
+    a.calendar.add_event("Review", datetime(2025, 4, 7, 15, tzinfo=tz), datetime(2025, 4, 7, 16, tzinfo=tz), uid="r@x")
+    a.calendar.move_event("r@x", datetime(2025, 4, 7, 17, tzinfo=tz), datetime(2025, 4, 7, 18, tzinfo=tz))
+    e = a.calendar.event(uid="r@x")
+    assert e.start == datetime(2025, 4, 7, 17, tzinfo=tz) and e.start.tzinfo is not None
+    env = a.agent_env()
+    with caldav.DAVClient(url=env["CLAWMARK_CALDAV_URL"], username=env["CLAWMARK_CALDAV_USER"], password=env["CLAWMARK_CALDAV_PASSWORD"]) as client:
+        (ev,) = client.principal().calendars()[0].search(event=True)
+        assert ev.icalendar_component["DTSTART"].dt == datetime(2025, 4, 7, 15, tzinfo=timezone.utc)

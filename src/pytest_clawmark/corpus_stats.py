@@ -6,7 +6,10 @@ reproducible byte for byte (``--check`` fails when it is stale).
 
 from __future__ import annotations
 
+import base64
 import inspect
+import re
+import zlib
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,9 +46,39 @@ class TaskStats:
         return sum(1 for c in self.task.checkers if c.redline)
 
 
+_STREAM = re.compile(rb"stream\r?\n(.*?)\s*endstream", re.S)
+_SHOW_TEXT = re.compile(rb"(?:^|\s)BT\s.*?/[\w+.-]+\s+[\d.]+\s+Tf\b.*?(?:\)\s*Tj|\]\s*TJ|\)\s*')", re.S)
+
+
 def pdf_modality(path: Path) -> str:
-    """A PDF with a font resource has a text layer; one without is a scan (image-only)."""
-    return "pdf (text)" if b"/Font" in path.read_bytes() else "pdf (scanned)"
+    """A PDF whose content streams show text (BT ... Tj/TJ) has a text layer; one that only
+    paints images is a scan. Font resources alone say nothing: ReportLab declares one on every page."""
+    for raw in _STREAM.findall(path.read_bytes()):
+        # page content streams are ASCII operators; image data is binary and may contain "BT" by chance
+        if any(data.isascii() and _SHOW_TEXT.search(data) for data in _decodings(raw)):
+            return "pdf (text)"
+    return "pdf (scanned)"
+
+
+def _decodings(raw: bytes) -> list[bytes]:
+    """The stream as stored, inflated, and ASCII85-then-inflated (ReportLab's default filters)."""
+    out = [raw]
+    candidates = [raw]
+    try:
+        candidates.append(base64.a85decode(raw.strip(), adobe=raw.strip().endswith(b"~>") and raw.strip().startswith(b"<~")))
+    except ValueError:
+        try:
+            candidates.append(base64.a85decode(raw.strip().removesuffix(b"~>")))
+        except ValueError:
+            pass
+    for c in candidates[1:]:
+        out.append(c)
+    for c in candidates:
+        try:
+            out.append(zlib.decompress(c))
+        except zlib.error:
+            pass
+    return out
 
 
 def evidence_modalities(folder: Path) -> tuple[str, ...]:

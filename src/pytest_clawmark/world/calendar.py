@@ -20,7 +20,7 @@ from typing import Any
 import icalendar
 
 from ..servers.calendar.audit import ADMIN_HEADER, AuditMiddleware
-from ..servers.calendar.events import Event, When, build_calendar, overlaps, parse_events, sort_key
+from ..servers.calendar.events import Event, When, build_calendar, overlaps, parse_events, portable_time, sort_key
 from ..servers.calendar.radicale_app import RadicaleSetup
 from ..servers.calendar.store import CalendarStore, calendar_path, safe_href
 from ..servers.calendar.wsgi import WsgiHandle, start_wsgi
@@ -235,7 +235,7 @@ class CalendarService(Service):
             for key, value in changes.items():
                 if key in comp:
                     del comp[key]
-                comp.add(key, value)
+                comp.add(key, portable_time(value))
             if "duration" in comp and "dtend" in changes:
                 del comp["duration"]
             seq = int(comp.get("sequence", 0)) + 1

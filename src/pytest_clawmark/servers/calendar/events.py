@@ -15,7 +15,7 @@ from typing import Any, Union
 
 import icalendar
 
-__all__ = ["Event", "When", "build_calendar", "parse_events", "sort_key", "as_utc", "overlaps"]
+__all__ = ["Event", "When", "build_calendar", "parse_events", "portable_time", "sort_key", "as_utc", "overlaps"]
 
 PRODID = "-//clawmark//admin plane//EN"
 
@@ -100,7 +100,7 @@ def _strip_mailto(value: Any) -> str:
     return text[7:] if text.lower().startswith("mailto:") else text
 
 
-def _portable(value: When) -> When:
+def portable_time(value: When) -> When:
     """Fixed-offset datetimes (``timezone(timedelta(hours=2))``) as UTC.
 
     icalendar writes them as ``TZID="UTC+02:00"`` without a VTIMEZONE, which no reader (icalendar
@@ -135,8 +135,8 @@ def build_calendar(
     event = icalendar.Event()
     event.add("uid", uid)
     event.add("dtstamp", as_utc(stamp))
-    event.add("dtstart", _portable(start))
-    event.add("dtend", _portable(end))
+    event.add("dtstart", portable_time(start))
+    event.add("dtend", portable_time(end))
     event.add("summary", summary)
     if sequence:
         event.add("sequence", sequence)
