@@ -20,6 +20,10 @@ if os.environ.get("CI"):
 
 REPO = Path(__file__).resolve().parents[1]
 
+# tests/tasks/ holds task modules the tests run on purpose (with an agent); plain `pytest` in
+# tests/ must not collect them as part of the suite.
+collect_ignore = ["tasks"]
+
 # A small two-day fs task used by many plugin tests: day 1 the agent must copy a number,
 # day 2 a silent change must be noticed; a red-line and a final checker.
 BASIC_TASK = '''

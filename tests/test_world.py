@@ -74,7 +74,7 @@ def test_agent_env_and_tools_md_describe_every_service(two_worlds: tuple[World, 
 
 
 def test_every_turn_keeps_snapshots_and_audit_of_all_services(pytester: pytest.Pytester) -> None:
-    task = REPO / "tasks" / "pm" / "task_release_readiness.py"
+    task = REPO / "tests" / "tasks" / "pm" / "task_release_readiness.py"
     # a subprocess: pytester's in-process runs restore sys.modules afterwards, which breaks
     # libraries (niquests via caldav) first imported inside the run for later tests
     pytester.runpytest_subprocess(str(task), "--agent=reference", "--clawmark-json=out.json", "-p", "no:cacheprovider")
@@ -150,7 +150,7 @@ def test_serve_seeds_a_task_up_to_a_day() -> None:
     from imapclient import IMAPClient
     from notion_client import Client
 
-    proc, info = _serve("--task", "tasks/pm/task_release_readiness.py", "--day", "2")
+    proc, info = _serve("--task", "tests/tasks/pm/task_release_readiness.py", "--day", "2")
     try:
         env = info["env"]
         assert sorted(info["messages"]) == ["1", "2"] and info["clock"].startswith("2025-06-03T09:00")
@@ -167,7 +167,7 @@ def test_serve_seeds_a_task_up_to_a_day() -> None:
 
 
 def test_serve_rejects_bad_input_clearly() -> None:
-    r = subprocess.run([sys.executable, "-m", "pytest_clawmark.cli", "serve", "--task", "tasks/pm/task_release_readiness.py", "--day", "9"], capture_output=True, text=True, cwd=REPO, timeout=60)
+    r = subprocess.run([sys.executable, "-m", "pytest_clawmark.cli", "serve", "--task", "tests/tasks/pm/task_release_readiness.py", "--day", "9"], capture_output=True, text=True, cwd=REPO, timeout=60)
     assert r.returncode == 2 and "--day 9: the task has days 1..2" in r.stderr and "Traceback" not in r.stderr
     r = subprocess.run([sys.executable, "-m", "pytest_clawmark.cli", "serve", "--services", "fs", "fax"], capture_output=True, text=True, cwd=REPO, timeout=60)
     assert r.returncode == 2 and "unknown service 'fax'" in r.stderr and "Traceback" not in r.stderr
