@@ -29,21 +29,25 @@ def newest(world):
 
 @task.checker(day=1, weight=1)
 def uses_clock(world):
-    assert datetime.datetime.now().year > 2000
+    assert datetime.datetime.now().year > 2000, "clock"
+
+@task.checker(day=1, weight=1)
+def bare(world):
+    assert world.fs.exists("x")
 
 @task.checker(day=1, weight=1)
 def uses_random(world):
-    assert random.random() < 2
+    assert random.random() < 2, "random"
 
 @task.checker(day=1, weight=1)
 def iterates_a_set(world):
     for name in {"a", "b"}:
-        assert name
-    assert newest(world) is not None
+        assert name, "name"
+    assert newest(world) is not None, "newest"
 
 @task.checker(day=1, weight=1)
 def fine(world):
-    assert sorted(os.listdir(world.fs.root)) is not None
+    assert sorted(os.listdir(world.fs.root)) is not None, "listing"
 
 @task.turn("2025-04-09 09:00 +00:00")
 def wednesday(world):
@@ -67,6 +71,8 @@ def test_findings_name_file_line_and_problem(pytester: pytest.Pytester) -> None:
     assert f"task_bad.py:{line_of('random.random()')}: checker 'uses_random' uses randomness: random.random()" in text
     assert f"task_bad.py:{line_of('for name in')}: checker 'iterates_a_set' iterates a set" in text
     assert f"task_bad.py:{line_of('os.listdir(world.fs.root)]')}: checker 'iterates_a_set' iterates a directory listing (listdir) without sorted() (in helper newest())" in text
+    bare_line = line_of('exists("x")')
+    assert f"task_bad.py:{bare_line}: checker 'bare' has an assert without a message" in text
     assert "'fine'" not in text
     assert f"task_bad.py:{line_of('missing_evidence')}: evidence 'missing_evidence/day3.pdf' does not exist" in text
     assert f"task_bad.py:{line_of('2025-04-09 09:00')}: day 3 (wednesday) has no checkers" in text

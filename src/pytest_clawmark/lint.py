@@ -146,6 +146,8 @@ def _nondeterminism(fn: ast.AST) -> Iterator[tuple[ast.AST, str]]:
         for child in ast.iter_child_nodes(parent):
             parents[child] = parent
     for node in ast.walk(fn):
+        if isinstance(node, ast.Assert) and node.msg is None:
+            yield node, "has an assert without a message (say what was expected and what was found; pytest's own introspection is not a stable verdict message)"
         if isinstance(node, ast.Call):
             f = node.func
             owner = _call_name(f.value) if isinstance(f, ast.Attribute) else ""  # datetime.datetime.now → "datetime"

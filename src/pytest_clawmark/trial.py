@@ -284,11 +284,24 @@ class TrialRun:
         )
 
 
+def verdict_message(exc: AssertionError) -> str:
+    """The recorded message of a failed checker: the author's message.
+
+    pytest's assertion rewriting appends its introspection to the author's message
+    (``msg\nassert ...``); that part is for humans at the terminal, and for dicts and sets its
+    order follows the per-process hash seed, so two runs could disagree byte for byte. Only a
+    bare ``assert`` (which lint flags) falls back to the introspection.
+    """
+    text = str(exc)
+    head, sep, _ = text.partition("\nassert ")
+    return head if sep and head.strip() else (text or "assertion failed")
+
+
 def _evaluate_once(checker: Checker, world: World) -> tuple[str, str, BaseException | None]:
     try:
         checker.fn(world)
     except AssertionError as exc:
-        return FAILED, str(exc) or "assertion failed", exc
+        return FAILED, verdict_message(exc), exc
     except Exception as exc:
         return ERROR, f"{type(exc).__name__}: {exc}", exc
     return PASSED, "", None
