@@ -20,6 +20,15 @@ if os.environ.get("CI"):
 
 REPO = Path(__file__).resolve().parents[1]
 
+# pytester's in-process runs restore sys.modules when they end: a library first imported inside
+# one (e.g. by a world's calendar service or a reference solution) would later be imported a
+# second time beside stale references and misbehave. Import them once, up front.
+import caldav  # noqa: E402,F401
+import pytest_clawmark.world.calendar  # noqa: E402,F401
+import pytest_clawmark.world.kb  # noqa: E402,F401
+import pytest_clawmark.world.mail  # noqa: E402,F401
+import pytest_clawmark.world.sheets  # noqa: E402,F401
+
 # tests/tasks/ holds task modules the tests run on purpose (with an agent); plain `pytest` in
 # tests/ must not collect them as part of the suite.
 collect_ignore = ["tasks"]

@@ -123,6 +123,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return serve(services=args.services, task_path=args.task, day=args.day)
 
 
+def cmd_scripted_model(args: argparse.Namespace) -> int:
+    from .agents.scripted_model import serve_forever
+
+    return serve_forever(args.script, port=args.port, record=args.record, api_key=args.api_key)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="clawmark", description="pytest-clawmark: results, comparisons and worlds")
     sub = p.add_subparsers(dest="command", required=True)
@@ -150,6 +156,12 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--task", default=None, metavar="PATH", help="a task module whose turns seed the world")
     s.add_argument("--day", type=int, default=None, metavar="N", help="run the task's turn setups up to day N (default: 1)")
     s.set_defaults(fn=cmd_serve)
+    sm = sub.add_parser("scripted-model", help="serve an OpenAI/Anthropic-compatible model that replays a script; print its URL as JSON")
+    sm.add_argument("--script", required=True, metavar="FILE", help="the script (JSON; see docs/agents.md)")
+    sm.add_argument("--port", type=int, default=0, metavar="N", help="loopback port (default: an ephemeral one)")
+    sm.add_argument("--record", default=None, metavar="FILE", help="append every request and its answer to this JSONL file")
+    sm.add_argument("--api-key", default=None, metavar="KEY", help="refuse requests without this key (default: accept any)")
+    sm.set_defaults(fn=cmd_scripted_model)
     return p
 
 

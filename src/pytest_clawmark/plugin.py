@@ -17,6 +17,8 @@ import pytest
 from . import __version__, hookspecs
 from .agents.base import AgentError
 from .agents.registry import make_agent, parse_options
+from .agents.sandbox import MODES as ISOLATION_MODES
+from .agents.sandbox import IsolationError, resolve_isolation
 from .collect import SETTINGS_KEY, CheckerItem, TaskModule, TurnItem
 from .report.terminal import write_summary
 from .results import TrialRecord, build_document, write_atomic
@@ -54,11 +56,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     g.addoption("--clawmark-evidence", dest="clawmark_evidence", default=None, metavar="DIR", help="where to keep run evidence (default .clawmark/runs/<timestamp>)")
     g.addoption("--agent-retries", dest="clawmark_agent_retries", type=int, default=0, metavar="N", help="re-wake the agent up to N times after an infrastructure error (provider outage, rate limit, adapter crash) that left the world untouched")
     g.addoption("--agent-retry-backoff", dest="clawmark_retry_backoff", type=float, default=2.0, metavar="SECONDS", help="wait before the first retry; doubles each time (default 2)")
+    g.addoption("--agent-isolation", dest="clawmark_agent_isolation", default=None, choices=ISOLATION_MODES, help="confine agent processes: auto (bwrap if it works here, else none with a warning), bwrap (refuse to run without it), none (debugging only); env CLAWMARK_AGENT_ISOLATION, ini clawmark_agent_isolation")
     g.addoption("--clawmark-keep-worlds", dest="clawmark_keep_worlds", action="store_true", default=False, help="keep each world's folder (workspace, service state) after its trial")
     parser.addini("clawmark_agent", "default agent under test", default="")
     parser.addini("clawmark_agent_options", "default agent options (key=value lines)", type="linelist", default=[])
     parser.addini("clawmark_task_files", "glob(s) of task module file names", type="args", default=[DEFAULT_TASK_FILES])
     parser.addini("clawmark_turn_timeout", "per-turn agent time limit in seconds", default="")
+    parser.addini("clawmark_agent_isolation", "agent isolation: auto, bwrap or none", default="")
 
 
 def _setting(config: pytest.Config, option: str, env: str, ini: str) -> str | None:
@@ -102,6 +106,12 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError("clawmark: --clawmark-fail-under takes a score from 0 to 100")
 
     workerinput = getattr(config, "workerinput", None)
+    # a worker takes the controller's resolved mode: it never silently downgrades bwrap to none
+    isolation_text = (workerinput or {}).get("clawmark_isolation") or _setting(config, "clawmark_agent_isolation", "CLAWMARK_AGENT_ISOLATION", "clawmark_agent_isolation")
+    try:
+        isolation = resolve_isolation(isolation_text)
+    except IsolationError as exc:
+        raise pytest.UsageError(f"clawmark: {exc}") from None
     if workerinput is not None and "clawmark_evidence" in workerinput:
         evidence = Path(workerinput["clawmark_evidence"])
     elif config.getoption("clawmark_evidence"):
@@ -132,6 +142,9 @@ def pytest_configure(config: pytest.Config) -> None:
         agent_retries=retries,
         retry_backoff=backoff,
         on_finished=finished,
+        isolation=isolation.mode,
+        isolation_requested=isolation.requested,
+        isolation_warning=isolation.warning,
     )
 
 
@@ -149,6 +162,9 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     if config.option.collectonly:
         return
     settings = config.stash[SETTINGS_KEY]
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if settings.isolation_warning and reporter is not None and not hasattr(config, "workerinput"):
+        reporter.write_line(f"clawmark: WARNING: {settings.isolation_warning}", yellow=True, bold=True)
     if not settings.agent_name:
         raise pytest.UsageError("clawmark: no agent selected: pass --agent=NAME (built-ins: reference, noop, command), set CLAWMARK_AGENT, or the ini key clawmark_agent")
     try:  # fail fast on a bad agent name or option, before any world starts
@@ -171,6 +187,7 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
 @pytest.hookimpl(optionalhook=True)
 def pytest_configure_node(node: Any) -> None:
     node.workerinput["clawmark_evidence"] = str(node.config.stash[SETTINGS_KEY].evidence_root)
+    node.workerinput["clawmark_isolation"] = node.config.stash[SETTINGS_KEY].isolation
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -202,6 +219,8 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         "clawmark_version": __version__,
         "pytest_version": pytest.__version__,
         "backend": "local",
+        "isolation": settings.isolation,  # bwrap | none: what process agents ran in
+        "isolation_requested": settings.isolation_requested,  # auto | bwrap | none
         "trials": settings.trials,
         "rerun_determinism": settings.rerun_determinism,
         "workers": _workers(config),
@@ -235,6 +254,8 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     if state is None or state.document is None:
         return
     write_summary(terminalreporter, state.document, config.stash[SETTINGS_KEY])
+    if config.stash[SETTINGS_KEY].isolation_warning:  # again at the end: under xdist it is the only place
+        terminalreporter.write_line(f"clawmark: WARNING: {config.stash[SETTINGS_KEY].isolation_warning}", yellow=True, bold=True)
     if state.gate_message:
         terminalreporter.write_line(f"clawmark gate: {state.gate_message}")
     if state.json_written:

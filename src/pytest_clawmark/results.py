@@ -60,6 +60,7 @@ class TrialRecord:
     trial: int
     nodeid: str
     agent: str
+    isolation: str = ""  # bwrap | none: the sandbox the agent's processes ran in
     world_start_seconds: float = 0.0
     errors: list[str] = field(default_factory=list)
     days: list[DayRecord] = field(default_factory=list)
@@ -90,6 +91,7 @@ class TrialRecord:
         known = {k: data[k] for k in ("id", "scenario", "role", "trial", "nodeid", "agent") if k in data}
         rec = cls(**known)
         rec.world_start_seconds = data.get("world_start_seconds", 0.0)
+        rec.isolation = data.get("isolation", "")
         rec.errors = list(data.get("errors", []))
         rec.days = [DayRecord(**d) for d in data.get("days", [])]
         rec.checkers = [CheckerRecord(**c) for c in data.get("checkers", [])]

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from .agents.base import INFRA_ERROR, OK, AgentSession, TurnTrace
+from .agents.sandbox import NONE, Isolation
 from .authoring import Checker, Task, Turn
 from .results import CheckerRecord, DayRecord, TrialRecord
 from .scoring import ERROR, FAILED, NOT_RUN, PASSED
@@ -44,6 +45,9 @@ class RunSettings:
     retry_backoff: float = 2.0  # seconds before the first retry; doubles each time
     on_finished: Callable[[TrialRecord], None] = lambda record: None
     determinism_violations: list[str] = field(default_factory=list)
+    isolation: str = NONE  # resolved --agent-isolation: bwrap | none
+    isolation_requested: str = "auto"
+    isolation_warning: str = ""  # why auto fell back to none
 
 
 class HarnessError(Exception):
@@ -100,9 +104,13 @@ class TrialRun:
                 options=self.settings.agent_options,
                 evidence_dir=self.evidence_dir,
                 solutions={d: s.fn for d, s in self.task.solutions.items()},
+                isolation=Isolation(self.settings.isolation, hidden=(self.task_dir, self.settings.evidence_root)),
             )
             self.agent = self.settings.make_agent()
             self.agent.start(session)
+            # what was in effect for this trial: a process agent reports its sandbox; an
+            # in-process agent (reference, noop) has none
+            self.record.isolation = str(getattr(self.agent, "isolation", NONE))
         except BaseException as exc:
             self.start_error = exc
             self.record.errors.append(f"start: {type(exc).__name__}: {exc}")
@@ -187,6 +195,11 @@ class TrialRun:
             time.sleep(self.settings.retry_backoff * 2 ** (len(attempts) - 1))
         if attempts:
             trace.extra["retried_infra_errors"] = attempts
+        # the agent's processes are gone: remove links/special files it left that would make the
+        # harness (turn setup, checkers, snapshots) read or write outside the workspace
+        removed = world.fs.disarm()
+        if removed:
+            trace.extra["removed_from_workspace"] = removed
         if trace.status == INFRA_ERROR:
             self.record.errors.append(f"day {turn.day} agent: {trace.detail}")
         evidence = world.save_evidence(self.evidence_dir / f"day{turn.day}", self._audit_mark)

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from ..world.service import Person
+from .sandbox import Isolation
 
 OK = "ok"
 FAILED = "failed"  # the agent crashed or exited non-zero: the agent's failure
@@ -64,6 +65,8 @@ class AgentSession:
     evidence_dir: Path  # where the harness keeps run evidence for this trial
     solutions: Mapping[int, Callable[["AgentView"], Any]] = field(default_factory=dict)
     """Reference solutions, for the in-process ``reference`` agent only."""
+    isolation: Isolation = field(default_factory=Isolation)
+    """How process agents must confine what they start (``--agent-isolation``); see agents/sandbox.py."""
 
 
 @runtime_checkable

@@ -9,12 +9,14 @@ from typing import Any
 from .base import AgentError, AgentFactory
 from .command import CommandAgent
 from .noop import NoopAgent
+from .openclaw import OpenClawAgent
 from .reference import ReferenceAgent
 
 BUILTIN: dict[str, AgentFactory] = {
     "reference": ReferenceAgent,
     "noop": NoopAgent,
     "command": CommandAgent,
+    "openclaw": OpenClawAgent,
 }
 ENTRY_POINT_GROUP = "pytest_clawmark.agents"
 

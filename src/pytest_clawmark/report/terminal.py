@@ -51,6 +51,7 @@ def summary_lines(document: dict[str, Any]) -> list[str]:
 
 def write_summary(tr: Any, document: dict[str, Any], settings: Any) -> None:
     run = document["run"]
-    tr.write_sep("=", f"clawmark: agent {run['agent']}")
+    isolation = f" (isolation: {run['isolation']})" if run.get("isolation") else ""
+    tr.write_sep("=", f"clawmark: agent {run['agent']}{isolation}")
     for line in summary_lines(document):
         tr.write_line(line)

@@ -27,8 +27,8 @@ class AsgiServer:
         return f"http://127.0.0.1:{self.port}"
 
 
-async def _start(app: Any) -> AsgiServer:
-    sock = bind_loopback()
+async def _start(app: Any, port: int = 0) -> AsgiServer:
+    sock = bind_loopback(port)
     config = uvicorn.Config(
         app,
         lifespan="off",
@@ -48,9 +48,9 @@ async def _start(app: Any) -> AsgiServer:
     return AsgiServer(server, task, sock.getsockname()[1])
 
 
-def start_asgi(loop: WorldLoop, app: Any) -> AsgiServer:
-    """Start ``app`` on ``loop``; returns once it accepts connections."""
-    return loop.call(lambda: _start(app))
+def start_asgi(loop: WorldLoop, app: Any, port: int = 0) -> AsgiServer:
+    """Start ``app`` on ``loop`` (an ephemeral port unless ``port``); returns once it accepts connections."""
+    return loop.call(lambda: _start(app, port))
 
 
 def stop_asgi(loop: WorldLoop, handle: AsgiServer | None) -> None:

@@ -13,7 +13,9 @@ import csv
 import hashlib
 import io
 import json
+import os
 import shutil
+import stat
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -105,6 +107,10 @@ class FsService(Service):
             target.unlink()
         self.ctx.mutations.note(silent, self.name, f"removed {rel}")
 
+    def disarm(self) -> list[str]:
+        """Sweep the workspace after a turn (see :func:`disarm`); the harness calls it for every agent."""
+        return disarm(self.ctx.workspace)
+
     # -- admin plane: deterministic reads ----------------------------------------------------
     def exists(self, rel: str) -> bool:
         return self.path(rel).exists()
@@ -182,3 +188,35 @@ class FsService(Service):
                 target = self.path(rel)
                 target.parent.mkdir(parents=True, exist_ok=True)
                 target.write_bytes(base64.b64decode(entry["base64"]))
+
+
+def disarm(root: Path) -> list[str]:
+    """Remove what an agent left in ``root`` that would make the harness act outside it.
+
+    Why: turn setup, checkers and snapshots read and write the workspace with the harness's
+    rights, following symlinks. An agent that plants ``TOOLS.md -> /some/host/file`` (or a link
+    where tomorrow's evidence lands) would make the harness overwrite that host file; a link to
+    a host file makes a checker read it as a deliverable; a FIFO makes a checker hang. So after
+    every turn — when no agent process is left running — symlinks that leave ``root`` (absolute,
+    or resolving outside it) and FIFOs, sockets and device nodes are removed. Returns their
+    ``root``-relative paths, sorted, for the day's record.
+    """
+    removed: list[str] = []
+    base = Path(os.path.realpath(root))
+    for folder, dirs, files in os.walk(base, followlinks=False):
+        for name in [*dirs, *files]:
+            path = Path(folder, name)
+            try:
+                mode = path.lstat().st_mode
+            except FileNotFoundError:
+                continue
+            if stat.S_ISLNK(mode):
+                target = os.readlink(path)
+                inside = not os.path.isabs(target) and Path(os.path.realpath(path)).is_relative_to(base)
+                if inside:
+                    continue
+            elif stat.S_ISDIR(mode) or stat.S_ISREG(mode):
+                continue
+            path.unlink()
+            removed.append(path.relative_to(base).as_posix())
+    return sorted(removed)

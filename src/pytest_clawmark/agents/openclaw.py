@@ -1,0 +1,249 @@
+"""The ``openclaw`` agent: the real OpenClaw CLI, run headless, one session per task trial.
+
+    pytest tasks --agent=openclaw --agent-option model=gpt-5.4            # $OPENAI_API_KEY
+    pytest tasks --agent=openclaw --agent-option provider=anthropic --agent-option model=claude-sonnet-4-6
+    pytest tasks --agent=openclaw --agent-option script=tasks/x/openclaw_script.json   # offline
+
+Each day is one ``openclaw agent --local --session-id ID --message-file F --json`` run — the
+embedded (Gateway-less) mode OpenClaw documents for scripts — in the same session, so the agent
+remembers earlier days like a coworker does. Each trial gets a private state directory (config,
+SQLite session store, locks), a private HOME, and an environment of only: PATH (Node 24 first),
+the world's ``CLAWMARK_*`` variables, and the one API-key variable the provider needs.
+After every day the session transcript is exported next to the run's evidence.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import subprocess
+import time
+import uuid
+from collections.abc import Mapping
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from .base import TIMEOUT, AgentError, AgentSession, TurnTrace
+from .openclaw_config import api_key, build_config, provider_settings
+from .openclaw_install import find_openclaw
+from .openclaw_persona import day_header, write_persona_files
+from .openclaw_trace import classify, digest_day, export_transcript, parse_result
+from .process import kill_group, kill_marked, tail
+from .sandbox import IsolationError, Sandbox, default_readonly
+
+BASE_PATH = "/usr/local/bin:/usr/bin:/bin"
+RUN_MARKER = "CLAWMARK_AGENT_RUN"
+"""OpenClaw starts its runtime and tool supervisors in process groups of their own, so a group
+kill misses them; this inherited variable lets :func:`kill_marked` find every one."""
+STARTUP_ALLOWANCE = 15.0
+"""Seconds OpenClaw may take to start (measured ~6-10 s) before its own turn deadline starts."""
+QUIET_ENV = {"OPENCLAW_NO_AUTO_UPDATE": "1", "DO_NOT_TRACK": "1", "OPENCLAW_OFFLINE": "1", "NO_COLOR": "1"}
+"""No update checks, telemetry, helper downloads or colour codes: a run talks to its model and its world."""
+
+
+class OpenClawAgent:
+    name = "openclaw"
+
+    def __init__(self, options: Mapping[str, str] | None = None) -> None:
+        self.options = dict(options or {})
+        self.install = find_openclaw(self.options.get("openclaw_bin") or None)
+        self.script_path = self.options.get("script", "").strip()
+        self.script: Any = None
+        if self.script_path:
+            from .scripted_model import ScriptError, load_script
+
+            try:
+                self.script = load_script(self.script_path)
+            except ScriptError as exc:
+                raise AgentError(f"script={self.script_path}: {exc}") from None
+        # validate every option now, so a typo fails the run before any world starts
+        self.settings = provider_settings(self.options, scripted_url="http://127.0.0.1:1" if self.script else None, scripted_model=self.script.model if self.script else None)
+        if not self.script:
+            api_key(self.settings)
+        self.session: AgentSession | None = None
+        self.sandbox: Sandbox | None = None
+        self.isolation = "none"  # what the trial records as in effect (see agents/sandbox.py)
+        self.session_id = ""
+        self.model_server: Any = None
+        self._seen_events = 0
+
+    # -- lifecycle -----------------------------------------------------------------------------
+    def start(self, session: AgentSession) -> None:
+        self.session = session
+        try:
+            self.sandbox = Sandbox(
+                session.isolation,
+                readonly=[*default_readonly(), *self.install.roots],
+                writable=[session.workspace, session.home],  # the state dir, persona files, HOME and TMPDIR live in home
+            )
+        except IsolationError as exc:
+            raise AgentError(f"cannot isolate openclaw: {exc}") from None
+        self.isolation = session.isolation.mode
+        if self.script is not None:
+            from .scripted_model import ScriptedModelServer
+
+            self.model_server = ScriptedModelServer(self.script, record=session.evidence_dir / "scripted-model.jsonl").start()
+            self.settings = provider_settings(self.options, scripted_url=self.model_server.url, scripted_model=self.script.model)
+        self.key = api_key(self.settings)
+        root = session.home / "openclaw"
+        self.state_dir = root / "state"
+        self.agent_workspace = root / "agent-workspace"
+        self.messages_dir = root / "messages"
+        for d in (self.state_dir, self.agent_workspace, self.messages_dir, root / "home", root / "tmp"):
+            d.mkdir(parents=True, exist_ok=True)
+        self.config_path = self.state_dir / "openclaw.json"
+        config = build_config(self.settings, agent_workspace=self.agent_workspace, work_dir=session.workspace)
+        self.config_path.write_text(json.dumps(config, indent=2), encoding="utf-8")
+        session.evidence_dir.mkdir(parents=True, exist_ok=True)
+        (session.evidence_dir / "openclaw.json").write_text(json.dumps(config, indent=2), encoding="utf-8")
+        self.session_id = f"clawmark-{uuid.uuid4().hex[:16]}"
+
+    @property
+    def session_key(self) -> str:
+        return f"agent:main:explicit:{self.session_id}"
+
+    def run_marker(self, day: int) -> str:
+        """The value of :data:`RUN_MARKER` for one day's run: every process of it inherits it."""
+        return f"{self.session_id}-day{day}"
+
+    def environment(self, day: int, clock: datetime) -> dict[str, str]:
+        """Only what OpenClaw needs; nothing else from the host (its shell commands inherit it)."""
+        assert self.session is not None
+        root = self.session.home / "openclaw"
+        host_path = self.options.get("path") or os.environ.get("PATH", BASE_PATH)
+        env = {
+            "PATH": ":".join([*self.install.path_prefix, host_path]),
+            "HOME": str(root / "home"),
+            "TMPDIR": str(root / "tmp"),
+            "LANG": "C.UTF-8",
+            "OPENCLAW_STATE_DIR": str(self.state_dir),
+            "OPENCLAW_CONFIG_PATH": str(self.config_path),
+            **QUIET_ENV,
+        }
+        env.update(self.session.env)
+        env.update(CLAWMARK_DAY=str(day), CLAWMARK_NOW=clock.isoformat(), CLAWMARK_TASK=self.session.task_id)
+        env[self.settings.api_key_env] = self.key
+        env[RUN_MARKER] = self.run_marker(day)
+        return env
+
+    def command(self, message_file: Path) -> list[str]:
+        assert self.session is not None
+        argv = [
+            str(self.install.openclaw), "agent", "--local",
+            "--session-id", self.session_id,
+            "--message-file", str(message_file),
+            "--json",
+            "--timeout", str(self.openclaw_timeout(self.session.time_limit)),
+        ]  # fmt: skip
+        if self.settings.thinking:
+            argv += ["--thinking", self.settings.thinking]
+        return argv
+
+    @staticmethod
+    def openclaw_timeout(limit: float) -> int:
+        """OpenClaw's own deadline, a little inside ours, so it can stop cleanly (and save its
+        transcript) before the hard kill at the day's limit."""
+        margin = min(60.0, max(STARTUP_ALLOWANCE, 0.1 * limit))
+        return max(1, math.floor(limit - margin))
+
+    def wake(self, message: str, day: int, clock: datetime) -> TurnTrace:
+        assert self.session is not None and self.sandbox is not None, "wake() before start()"
+        session = self.session
+        write_persona_files(self.agent_workspace, session)
+        message_file = self.messages_dir / f"day{day}.md"
+        message_file.write_text(f"{day_header(day, clock)}\n\n{message}", encoding="utf-8")
+        day_dir = session.evidence_dir / f"day{day}"
+        day_dir.mkdir(parents=True, exist_ok=True)
+        attempt = _next_attempt(day_dir)  # a day re-woken by --agent-retries keeps each attempt's files
+        out_path, err_path = day_dir / f"openclaw{attempt}.stdout.json", day_dir / f"openclaw{attempt}.stderr.txt"
+        requests_before = len(self.model_server.log.entries) if self.model_server else 0
+        t0 = time.perf_counter()
+        timed_out = False
+        with out_path.open("wb") as out, err_path.open("wb") as err:
+            try:
+                proc = subprocess.Popen(
+                    self.sandbox.wrap(self.command(message_file), cwd=session.workspace),
+                    cwd=session.workspace,
+                    env=self.environment(day, clock),
+                    stdin=subprocess.DEVNULL,
+                    stdout=out,
+                    stderr=err,
+                    start_new_session=True,  # its own process group, killed whole on overrun
+                )
+            except OSError as exc:
+                raise AgentError(f"cannot run {self.install.openclaw}: {exc.strerror}") from None
+            try:
+                proc.wait(timeout=session.time_limit)
+            except subprocess.TimeoutExpired:
+                kill_group(proc)
+                timed_out = True
+            except BaseException:  # Ctrl-C or a harness fault mid-day: OpenClaw must not outlive it
+                kill_group(proc)
+                kill_marked(RUN_MARKER, self.run_marker(day))
+                raise
+            seconds = time.perf_counter() - t0
+            # nothing the agent started outlives its day (background jobs, a runtime still
+            # shutting down after an overrun): it would act on the world between days
+            leftovers = kill_marked(RUN_MARKER, self.run_marker(day))
+        transcript = day_dir / f"openclaw-session{attempt}.jsonl"
+        events = export_transcript(self.install.node_dir / "node", self.state_dir, self.session_key, self.session_id, transcript)
+        digest = digest_day(events[self._seen_events :])
+        self._seen_events = len(events)
+        result = parse_result(out_path.read_bytes())
+        stderr_tail = tail(err_path)
+        if timed_out:
+            status, detail = TIMEOUT, f"overran the {session.time_limit:g} s turn limit; process group killed"
+        else:
+            status, detail = classify(proc.returncode, result, digest, err_path.read_text(encoding="utf-8", errors="replace"))
+        return TurnTrace(
+            status=status,
+            seconds=seconds,
+            detail=detail,
+            tool_calls=digest.tool_calls,
+            messages=digest.messages,
+            tokens=digest.tokens,
+            transcript=str(transcript) if events else "",
+            extra={
+                "exit_code": proc.returncode,
+                "isolation": self.isolation,
+                "leftover_processes_killed": leftovers,
+                "session_id": self.session_id,
+                "session_key": self.session_key,
+                "state_dir": str(self.state_dir),
+                "openclaw": self.install.version,
+                "model": self.settings.model_ref,
+                "api": self.settings.provider,
+                "base_url": self.settings.base_url,
+                "assistant_turns": digest.assistant_turns,
+                "model_errors": digest.model_errors,
+                "run_seconds": _duration(result),
+                "stdout": str(out_path),
+                "stderr": str(err_path),
+                "stderr_tail": stderr_tail[-1500:],
+                **({"scripted_requests": len(self.model_server.log.entries) - requests_before} if self.model_server else {}),
+            },
+        )
+
+    def stop(self) -> None:
+        if self.model_server is not None:
+            self.model_server.stop()
+            self.model_server = None
+        self.session = None
+        self.sandbox = None
+
+
+def _next_attempt(day_dir: Path) -> str:
+    """'' for a day's first run, '.2', '.3'... for re-runs of the same day."""
+    n = 1
+    while (day_dir / f"openclaw{'' if n == 1 else f'.{n}'}.stdout.json").exists():
+        n += 1
+    return "" if n == 1 else f".{n}"
+
+
+def _duration(result: dict[str, Any]) -> float | None:
+    """OpenClaw's own measure of the turn (without its start-up), when it printed one."""
+    meta = result.get("meta")
+    ms = meta.get("durationMs") if isinstance(meta, dict) else None
+    return round(ms / 1000, 3) if isinstance(ms, (int, float)) else None

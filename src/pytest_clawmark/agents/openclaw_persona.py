@@ -1,0 +1,63 @@
+"""The workspace documents OpenClaw injects into every prompt, written from the task.
+
+Why these files: OpenClaw's system prompt is built from the bootstrap files of its agent
+workspace — AGENTS.md (operating rules, with a "## Tools" section for local conventions),
+SOUL.md (persona), USER.md (who it works for) and IDENTITY.md. A missing file is injected as a
+"[MISSING]" marker, so all four are written. The world's TOOLS.md (endpoints and credentials of
+each service) becomes the Tools section, refreshed before every day.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+
+from .base import AgentSession
+
+DEFAULT_PERSONA = "You are a careful, thorough professional assistant. You finish the work you are given."
+
+
+def write_persona_files(folder: Path, session: AgentSession) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    tools_md = session.workspace / "TOOLS.md"
+    tools = tools_md.read_text(encoding="utf-8") if tools_md.is_file() else "No work systems beyond the working folder."
+    files = {
+        "AGENTS.md": _agents_md(session, tools),
+        "SOUL.md": f"# SOUL.md\n\n{session.persona.strip() or DEFAULT_PERSONA}\n",
+        "USER.md": (
+            "# USER.md\n\n"
+            f"- Name: {session.user.name}\n- Email: {session.user.email}\n"
+            "- You act with their accounts (mail, calendar, knowledge base, spreadsheets).\n"
+        ),
+        "IDENTITY.md": f"# IDENTITY.md\n\n- Role: {session.role}\n",
+    }
+    for name, text in files.items():
+        (folder / name).write_text(text, encoding="utf-8")
+
+
+def _agents_md(session: AgentSession, tools: str) -> str:
+    return f"""# AGENTS.md
+
+You are {session.role}. You work for {session.user.name} <{session.user.email}>.
+
+## How your days work
+- Each message you receive starts one working day. It begins with the in-universe date and
+  time; trust that over the system clock. `$CLAWMARK_NOW` holds the same moment.
+- Nobody is available to answer questions during the day: decide, act, and finish the day's
+  work with your tools. Then reply with a short summary of what you did.
+- Your working folder is `{session.workspace}`: read inputs there and write every deliverable
+  there (relative paths resolve to it). `TOOLS.md` in it describes your work systems.
+- Things change between days, sometimes without notice: re-read sources instead of relying on
+  what you saw yesterday.
+
+## Tools
+{tools.strip()}
+"""
+
+
+def day_header(day: int, clock: datetime) -> str:
+    """The first line of each day's message: the in-universe moment (OpenClaw's prompt carries
+    the real date, which would contradict the task's calendar)."""
+    z = clock.strftime("%z")
+    offset = f" {z[:3]}:{z[3:5]}" if z else ""
+    return f"[Day {day} — {clock:%A %Y-%m-%d %H:%M}{offset}]"

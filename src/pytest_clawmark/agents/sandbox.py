@@ -1,0 +1,273 @@
+"""The agent sandbox: the argv that runs an agent process in a private view of the filesystem.
+
+Why: an agent process (the ``command`` agent, OpenClaw) runs on the same machine as the harness,
+whose folders hold everything a benchmark must keep from it: the task modules with their checkers
+and reference solutions, evidence of later days, other trials' worlds and the run's evidence.
+The admin tokens live only in the pytest process's memory, so a process that cannot see the
+pytest process (a new PID namespace with its own ``/proc``) cannot read them.
+
+On Linux we use bubblewrap (``bwrap``, Debian package ``bubblewrap``): new user, mount, PID, IPC,
+UTS and cgroup namespaces; a root made of read-only binds of what programs need (``/usr``,
+pieces of ``/etc``, the Python running the harness, paths the user adds), the agent's workspace
+and home read-write, a private ``/tmp``, a fresh ``/proc`` and a minimal ``/dev``; no
+capabilities, no nested user namespaces, and everything dies with the sandbox.
+
+What it does NOT do: the network namespace is the host's, because the world's services listen on
+the host's loopback (inside the pytest process); so the agent can reach any TCP port on this
+machine and, if the machine has it, the internet (a real model provider needs that). Abstract
+Unix sockets are shared too. See docs/agents.md, "Isolation".
+
+``--agent-isolation``: ``auto`` (bwrap when it works here, else ``none`` with a warning),
+``bwrap`` (refuse to start without it), ``none`` (debugging only; reported as such).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import shutil
+import stat
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+AUTO, BWRAP, NONE = "auto", "bwrap", "none"
+MODES = (AUTO, BWRAP, NONE)
+INSTALL_HINT = "install bubblewrap (Debian/Ubuntu: apt-get install -y bubblewrap)"
+
+TOP_LEVEL = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+"""The program tree. On merged-/usr systems all but /usr are symlinks, recreated as symlinks."""
+
+ETC = (
+    "ssl", "ca-certificates", "ca-certificates.conf", "pki", "crypto-policies",  # TLS roots
+    "alternatives",  # Debian's /usr/bin/* -> /etc/alternatives/* links (awk, editor, ...)
+    "ld.so.cache", "ld.so.conf", "ld.so.conf.d",  # the dynamic linker finds libraries
+    "hosts", "host.conf", "nsswitch.conf", "gai.conf", "resolv.conf", "protocols", "services",
+    "passwd", "group",  # user-name lookups (getpwuid) of programs that insist on them
+    "localtime", "timezone", "mime.types", "os-release", "python3", "python3.11", "python3.12",
+    "python3.13",
+)
+"""The pieces of /etc programs need. Not: /etc/environment, npmrc, pip.conf, gitconfig, ssh,
+shadow, machine-id — configuration and secrets of the host stay on the host."""
+
+
+class IsolationError(Exception):
+    """Isolation cannot be provided as asked (an unknown mode, bwrap missing or broken, a bind
+    that would expose what must stay hidden)."""
+
+
+@dataclass(frozen=True)
+class Isolation:
+    """The isolation choice of an agent session and the paths that must stay out of its view.
+
+    ``hidden``: paths the sandbox must neither bind nor bind a folder above (the task's folder,
+    the run's evidence root). The pytest process's working folder and the temp folder (where
+    every world lives) are always protected from being bound whole.
+    """
+
+    mode: str = NONE
+    hidden: tuple[Path, ...] = ()
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """The outcome of ``--agent-isolation``: the mode in effect and, for a downgrade, why."""
+
+    requested: str
+    mode: str
+    warning: str = ""
+
+
+def resolve_isolation(requested: str | None) -> Resolved:
+    """Turn the ``--agent-isolation`` value into the mode in effect.
+
+    ``auto`` falls back to ``none`` with a one-line warning when bwrap is missing or does not work
+    here; ``bwrap`` raises :class:`IsolationError` (one line, how to fix) in the same case.
+    """
+    value = (requested or AUTO).strip().lower()
+    if value not in MODES:
+        raise IsolationError(f"--agent-isolation takes {', '.join(MODES)}, not {requested!r}")
+    if value == NONE:
+        return Resolved(value, NONE)
+    problem = bwrap_problem()
+    if not problem:
+        return Resolved(value, BWRAP)
+    if value == BWRAP:
+        raise IsolationError(f"--agent-isolation=bwrap, but {problem}")
+    return Resolved(value, NONE, f"agent processes run WITHOUT isolation (they can read the task's checkers): {problem}")
+
+
+def bwrap_executable() -> str | None:
+    return shutil.which("bwrap")
+
+
+@functools.cache
+def bwrap_problem() -> str:
+    """'' when bubblewrap works on this machine with our flags, else why not (one line).
+
+    Cached per process: it costs one sandboxed ``true`` (a few milliseconds).
+    """
+    exe = bwrap_executable()
+    if exe is None:
+        return f"bwrap is not on PATH: {INSTALL_HINT}"
+    true = shutil.which("true") or "/bin/true"
+    try:
+        view = Sandbox(Isolation(BWRAP), readonly=default_readonly(), writable=())
+        argv = view.wrap([true], cwd=Path("/"))
+    except IsolationError as exc:
+        return str(exc)
+    try:
+        done = subprocess.run(argv, env={"PATH": "/usr/bin:/bin"}, capture_output=True, timeout=20, check=False)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"bwrap does not run here: {exc}"
+    if done.returncode != 0:
+        why = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        return f"bwrap does not work here (exit {done.returncode}: {why[-1] if why else 'no message'}); user namespaces may be disabled"
+    return ""
+
+
+def default_readonly() -> list[Path]:
+    """What programs need, read-only: the program tree, pieces of /etc and the harness's Python.
+
+    The harness's interpreter is bound by its prefixes (``sys.prefix``, ``sys.base_prefix``), never
+    by the project checkout: an editable install only puts a path into the venv's ``.pth``, and that
+    path simply does not exist inside the sandbox.
+    """
+    paths = [Path(p) for p in TOP_LEVEL]
+    paths += [Path("/etc", name) for name in ETC]
+    for prefix in {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}:
+        paths.append(Path(prefix))
+    return paths
+
+
+def parse_paths(text: str) -> list[Path]:
+    """``"/a:/b"`` (the ``sandbox_ro`` agent option) -> absolute paths; a bad entry is an error."""
+    paths = []
+    for part in text.split(os.pathsep):
+        part = part.strip()
+        if not part:
+            continue
+        path = Path(os.path.expanduser(part))
+        if not path.is_absolute():
+            raise IsolationError(f"sandbox_ro paths must be absolute, got {part!r}")
+        if not path.exists():
+            raise IsolationError(f"sandbox_ro path {part!r} does not exist")
+        paths.append(path)
+    return paths
+
+
+class Sandbox:
+    """A private filesystem view for the processes of one agent session.
+
+    Built once per session (checks its binds against what must stay hidden), then
+    :meth:`wrap` turns each day's command line into a ``bwrap`` command line; with isolation
+    ``none`` it returns the command unchanged.
+    """
+
+    def __init__(self, isolation: Isolation, *, readonly: Iterable[Path], writable: Iterable[Path]) -> None:
+        self.isolation = isolation
+        self.writable = tuple(Path(p) for p in writable)
+        self.readonly = tuple(Path(p) for p in readonly)
+        if isolation.mode not in (BWRAP, NONE):
+            raise IsolationError(f"agent isolation must be resolved to bwrap or none, got {isolation.mode!r}")
+        if isolation.mode == BWRAP:
+            for path in self.readonly + self.writable:
+                _check_exposure(path, isolation.hidden)
+
+    @property
+    def active(self) -> bool:
+        return self.isolation.mode == BWRAP
+
+    def wrap(self, argv: Sequence[str], *, cwd: Path, writable: Iterable[Path] = (), info_fd: int | None = None) -> list[str]:
+        """The command line that runs ``argv`` in this view, working in ``cwd``.
+
+        ``writable``: harness-made folders for this call only (the day's message/trace folder).
+        Absolute paths of existing files named in ``argv`` (the agent's script) are bound
+        read-only, alone: naming a file in the command line is how a user shows it to the agent.
+        ``info_fd``: bwrap writes the sandbox's PID 1 there (see :func:`wait_until_gone`); the
+        agent never sees that descriptor.
+        """
+        argv = list(argv)
+        if not self.active:
+            return argv
+        exe = bwrap_executable()
+        if exe is None:
+            raise IsolationError(f"bwrap disappeared from PATH: {INSTALL_HINT}")
+        ro: dict[str, str] = {}
+        for path in sorted(self.readonly, key=lambda p: len(p.parts)):
+            if (path.is_symlink() and str(path) in TOP_LEVEL) or _covered(str(path), ro):
+                continue  # recreated as a symlink below, or already visible through a parent
+            ro[str(path)] = "--ro-bind-try"
+        for word in argv:
+            if os.path.isabs(word) and os.path.isfile(word) and not _covered(word, ro):
+                ro[word] = "--ro-bind"
+        rw = {str(p): "--bind" for p in (*self.writable, *writable)}
+        binds = {**ro, **rw}
+        args = [
+            exe,
+            "--unshare-user", "--disable-userns",  # no nested namespaces: no way to regain privileges
+            "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
+            "--hostname", "clawmark-agent",
+            "--die-with-parent",  # the harness dies -> the agent dies
+            "--cap-drop", "ALL",
+            "--proc", "/proc",  # a fresh /proc: only the sandbox's own processes
+            "--dev", "/dev",
+            "--tmpfs", "/tmp", "--tmpfs", "/var/tmp", "--tmpfs", "/run",
+        ]
+        if info_fd is not None:
+            args += ["--info-fd", str(info_fd)]
+        for path in TOP_LEVEL:
+            if os.path.islink(path):
+                args += ["--symlink", os.readlink(path), path]
+        # parents before children, so a bind inside another (or inside /tmp) lands on top of it
+        for dest in sorted(binds, key=lambda p: (p.count("/"), p)):
+            args += [binds[dest], dest, dest]
+        args += ["--chdir", str(cwd), "--"]
+        return args + argv
+
+
+def wait_until_gone(info: bytes, timeout: float = 5.0) -> bool:
+    """Wait until the sandbox whose bwrap ``--info-fd`` output is ``info`` has no process left.
+
+    Why: after a kill, bwrap's own process is reaped before the kernel has finished tearing down
+    the PID namespace; the sandbox is gone for sure only when its PID 1 is. Returns False on
+    timeout (or when ``info`` does not name a PID: the sandbox never started).
+    """
+    try:
+        pid = int(json.loads(info or b"{}").get("child-pid", 0))
+    except (ValueError, AttributeError):
+        return False
+    if pid <= 0:
+        return False
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+        except (FileNotFoundError, ProcessLookupError):
+            return True
+        if fields and fields[0] in ("Z", "X"):  # dead, waiting to be reaped
+            return True
+        time.sleep(0.005)
+    return False
+
+
+def _check_exposure(path: Path, hidden: Sequence[Path]) -> None:
+    """Refuse a bind that would show a hidden path (or, for protected folders, everything in them)."""
+    real = Path(os.path.realpath(path))
+    strict = [Path(os.path.realpath(h)) for h in hidden]
+    containers = strict + [Path(os.path.realpath(p)) for p in (os.getcwd(), tempfile.gettempdir())]
+    for h in containers:
+        if h == real or h.is_relative_to(real):
+            raise IsolationError(f"the sandbox would expose {h} by binding {path}; bind something narrower")
+    for h in strict:
+        if real.is_relative_to(h):
+            raise IsolationError(f"the sandbox must not bind {path}: it lies inside {h}, which the agent must not read")
+
+
+def _covered(path: str, binds: Iterable[str]) -> bool:
+    return any(path == b or path.startswith(b.rstrip("/") + "/") for b in binds)

@@ -1,0 +1,95 @@
+"""Run the scripted model on loopback: in-process (tests, the openclaw adapter) or as a command.
+
+Why the world's own helpers: a private event loop in a daemon thread and uvicorn on an
+ephemeral loopback port start in milliseconds and never clash between parallel workers.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import sys
+import threading
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from ...world.asgi import AsgiServer, start_asgi, stop_asgi
+from ...world.loop import WorldLoop
+from .app import RequestLog, create_app
+from .script import Script, ScriptError, load_script
+
+
+class ScriptedModelServer:
+    """A started scripted model; ``base_url`` is what OpenAI/Anthropic clients are given."""
+
+    def __init__(self, script: Script | str | Path, *, port: int = 0, record: str | Path | None = None, api_key: str | None = None) -> None:
+        self.script = script if isinstance(script, Script) else load_script(script)
+        self.log = RequestLog(Path(record) if record else None)
+        self._app = create_app(self.script, self.log, api_key=api_key)
+        self._port = port
+        self._loop: WorldLoop | None = None
+        self._handle: AsgiServer | None = None
+
+    def start(self) -> ScriptedModelServer:
+        self._loop = WorldLoop(name="clawmark-scripted-model")
+        try:
+            self._handle = start_asgi(self._loop, self._app, port=self._port)
+        except BaseException:
+            self._loop.close()
+            self._loop = None
+            raise
+        return self
+
+    @property
+    def url(self) -> str:
+        """``http://127.0.0.1:PORT`` (without ``/v1``)."""
+        assert self._handle is not None, "the scripted model is not started"
+        return self._handle.url
+
+    @property
+    def base_url(self) -> str:
+        """``http://127.0.0.1:PORT/v1``: the usual OpenAI/Anthropic ``base_url``."""
+        return self.url + "/v1"
+
+    @property
+    def requests(self) -> list[dict[str, Any]]:
+        return list(self.log.entries)
+
+    def stop(self) -> None:
+        if self._loop is None:
+            return
+        try:
+            stop_asgi(self._loop, self._handle)
+        finally:
+            self._loop.close()
+            self._loop = None
+            self._handle = None
+
+    def __enter__(self) -> ScriptedModelServer:
+        return self.start()
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
+        self.stop()
+
+
+def serve_forever(script_path: str, port: int = 0, record: str | None = None, api_key: str | None = None) -> int:
+    """``clawmark scripted-model``: print the endpoint as JSON, serve until SIGINT/SIGTERM."""
+    try:
+        server = ScriptedModelServer(script_path, port=port, record=record, api_key=api_key).start()
+    except (ScriptError, OSError) as exc:
+        print(f"clawmark scripted-model: {exc}", file=sys.stderr)
+        return 2
+    stop = threading.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: stop.set())
+    try:
+        info = {"url": server.url, "base_url": server.base_url, "model": server.script.model, "script": script_path, "record": record}
+        print(json.dumps(info, indent=2), flush=True)
+        print("clawmark scripted-model: serving; Ctrl-C or SIGTERM stops it", file=sys.stderr, flush=True)
+        while not stop.wait(0.5):
+            pass
+    finally:
+        server.stop()
+        print(f"clawmark scripted-model: stopped after {len(server.log.entries)} requests", file=sys.stderr, flush=True)
+    return 0
