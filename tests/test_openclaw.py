@@ -31,8 +31,8 @@ from pytest_clawmark.agents.scripted_model import ScriptedModelServer
 from pytest_clawmark.world.service import Person
 
 REPO = Path(__file__).resolve().parents[1]
-TASK = REPO / "tasks/ecommerce/task_supplier_invoices.py"
-SCRIPT = REPO / "tasks/ecommerce/supplier_invoices/openclaw_script.json"
+TASK = REPO / "tests/tasks/ecommerce/task_supplier_invoices.py"
+SCRIPT = REPO / "tests/tasks/ecommerce/supplier_invoices/openclaw_script.json"
 KEY_ENV, KEY = "CLAWMARK_TEST_MODEL_KEY", "sk-clawmark-test-0123"
 
 
