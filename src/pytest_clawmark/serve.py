@@ -7,15 +7,13 @@ to stderr so stdout stays machine-readable.
 
 from __future__ import annotations
 
-import json
-import signal
 import sys
 import tempfile
-import threading
 from pathlib import Path
 from typing import Any
 
 from .authoring import Task
+from .foreground import serve_until_signalled
 from .loading import TaskLoadError, import_task
 from .world import Person, World
 from .world.world import SERVICE_ORDER
@@ -75,25 +73,19 @@ def serve(services: list[str] | None = None, task_path: str | None = None, day: 
     except (ServeError, ValueError) as exc:
         print(f"clawmark serve: {exc}", file=sys.stderr)
         return 2
-    stop = threading.Event()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(sig, lambda *_: stop.set())
-    try:
-        description = {
-            "services": list(world.names),
-            "user": {"name": world.user.name, "email": world.user.email},
-            "people": [{"name": p.name, "email": p.email} for p in world.people],
-            "workspace": str(world.workspace),
-            "tools_md": str(world.workspace / "TOOLS.md"),
-            "env": world.agent_env(),
-            "start_seconds": round(world.start_seconds, 4),
-            **info,
-        }
-        print(json.dumps(description, indent=2), flush=True)
-        print("clawmark serve: serving; Ctrl-C or SIGTERM stops the world", file=sys.stderr, flush=True)
-        while not stop.wait(0.5):
-            pass
-    finally:
+    description = {
+        "services": list(world.names),
+        "user": {"name": world.user.name, "email": world.user.email},
+        "people": [{"name": p.name, "email": p.email} for p in world.people],
+        "workspace": str(world.workspace),
+        "tools_md": str(world.workspace / "TOOLS.md"),
+        "env": world.agent_env(),
+        "start_seconds": round(world.start_seconds, 4),
+        **info,
+    }
+
+    def cleanup() -> str:
         world.discard()
-        print("clawmark serve: stopped", file=sys.stderr, flush=True)
-    return 0
+        return ""
+
+    return serve_until_signalled("clawmark serve", description, "the world", cleanup)

@@ -27,7 +27,6 @@ import functools
 import json
 import os
 import shutil
-import stat
 import subprocess
 import sys
 import tempfile

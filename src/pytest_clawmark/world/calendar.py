@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import http.client
 from collections.abc import Iterable
-from datetime import datetime, timezone
+from datetime import timezone
 from typing import Any
 
 import icalendar
@@ -75,12 +75,6 @@ class CalendarService(Service):
                 self.ctx.loop.call(handle.close, timeout=5)
             except RuntimeError:  # the loop is already gone
                 pass
-
-    def _now(self) -> datetime:
-        return self.ctx.clock()
-
-    def _record(self, operation: str, target: str, summary: str, status: str) -> None:
-        self.ctx.audit.record(self.name, operation, target, summary, status)
 
     # -- agent plane ---------------------------------------------------------------------------
     @property

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 import httpx
@@ -80,7 +79,7 @@ class KbService(Service):
             self._store,
             agent_token=ctx.credentials.agent_token,
             admin_token=ctx.credentials.admin_token,
-            audit=self._audit,
+            audit=self._record,
         )
         handle = self.handle = start_asgi(ctx.loop, app)
         # verify=False: creating an SSL context costs ~18 ms and this client only speaks plain HTTP on
@@ -99,13 +98,6 @@ class KbService(Service):
             self._http = None
         stop_asgi(self.ctx.loop, self.handle)
         self.handle = None
-
-    def _now(self) -> datetime:
-        """The in-universe clock (never the wall clock)."""
-        return self.ctx.clock()
-
-    def _audit(self, operation: str, target: str, summary: str, status: str) -> None:
-        self.ctx.audit.record(self.name, operation=operation, target=target, summary=summary, status=status)
 
     # -- agent plane -----------------------------------------------------------------------------
     @property

@@ -116,12 +116,6 @@ class MailService(Service):
             except RuntimeError:  # the loop is already gone
                 pass
 
-    def _now(self) -> datetime:
-        return self.ctx.clock()
-
-    def _record(self, operation: str, target: str, summary: str, status: str) -> None:
-        self.ctx.audit.record(self.name, operation, target, summary, status)
-
     # -- agent plane ---------------------------------------------------------------------------
     @property
     def imap_port(self) -> int:

@@ -128,6 +128,15 @@ class Service(abc.ABC):
     def audit(self, since: int = 0) -> list[Any]:
         return self.ctx.audit.entries(self.name, since)
 
+    # -- helpers for implementations ---------------------------------------------------------
+    def _now(self) -> datetime:
+        """The in-universe time to stamp stored things with (never the wall clock)."""
+        return self.ctx.clock()
+
+    def _record(self, operation: str, target: str, summary: str, status: str) -> None:
+        """Append one agent request to the world's audit log under this service's name."""
+        self.ctx.audit.record(self.name, operation, target, summary, status)
+
 
 WORLD_EPOCH = datetime(2025, 1, 1, tzinfo=timezone.utc)
 """The in-universe time before the first turn (seeding at world start): fixed, never the wall clock."""

@@ -6,10 +6,7 @@ ephemeral loopback port start in milliseconds and never clash between parallel w
 
 from __future__ import annotations
 
-import json
-import signal
 import sys
-import threading
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -17,6 +14,7 @@ from typing import Any
 from ...world.asgi import AsgiServer, start_asgi, stop_asgi
 from ...world.loop import WorldLoop
 from .app import RequestLog, create_app
+from ...foreground import serve_until_signalled
 from .script import Script, ScriptError, load_script
 
 
@@ -80,16 +78,10 @@ def serve_forever(script_path: str, port: int = 0, record: str | None = None, ap
     except (ScriptError, OSError) as exc:
         print(f"clawmark scripted-model: {exc}", file=sys.stderr)
         return 2
-    stop = threading.Event()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(sig, lambda *_: stop.set())
-    try:
-        info = {"url": server.url, "base_url": server.base_url, "model": server.script.model, "script": script_path, "record": record}
-        print(json.dumps(info, indent=2), flush=True)
-        print("clawmark scripted-model: serving; Ctrl-C or SIGTERM stops it", file=sys.stderr, flush=True)
-        while not stop.wait(0.5):
-            pass
-    finally:
+    info = {"url": server.url, "base_url": server.base_url, "model": server.script.model, "script": script_path, "record": record}
+
+    def cleanup() -> str:
         server.stop()
-        print(f"clawmark scripted-model: stopped after {len(server.log.entries)} requests", file=sys.stderr, flush=True)
-    return 0
+        return f" after {len(server.log.entries)} requests"
+
+    return serve_until_signalled("clawmark scripted-model", info, "it", cleanup)
