@@ -51,7 +51,10 @@ def summary_lines(document: dict[str, Any]) -> list[str]:
 
 def write_summary(tr: Any, document: dict[str, Any], settings: Any) -> None:
     run = document["run"]
-    isolation = f" (isolation: {run['isolation']})" if run.get("isolation") else ""
+    # what the agent's processes actually ran in (an in-process agent such as reference has none),
+    # not merely what --agent-isolation would give a process agent
+    used = sorted({t["isolation"] for t in document["tasks"] if t.get("isolation")})
+    isolation = f" (isolation: {', '.join(used)})" if used else ""
     tr.write_sep("=", f"clawmark: agent {run['agent']}{isolation}")
     for line in summary_lines(document):
         tr.write_line(line)
