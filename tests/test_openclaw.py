@@ -306,3 +306,29 @@ def test_digest_of_a_day() -> None:
 )
 def test_classification(code: int, result: dict[str, Any], digest: DayDigest, stderr: str, status: str) -> None:
     assert classify(code, result, digest, stderr)[0] == status
+
+
+# -- a corpus task over the networked services ----------------------------------------------------
+GRANT_TASK = REPO / "tasks/research_assistant/task_grant_report.py"
+GRANT_SCRIPT = REPO / "tasks/research_assistant/grant_report/openclaw_script.json"
+
+
+@needs_openclaw
+def test_corpus_task_over_mail_calendar_kb_and_sheets_scores_100(tmp_path: Path) -> None:
+    """A three-day corpus task through OpenClaw's ``exec`` (standard-library Python over IMAP/SMTP,
+    CalDAV, the Notion and Sheets REST APIs), in the sandbox where bubblewrap works: every checker
+    passes, the red line holds, and each day records its tool calls and tokens."""
+    done, doc = run_pytest([str(GRANT_TASK), "--agent-option", f"script={GRANT_SCRIPT}"], tmp_path)
+    assert done.returncode == 0, done.stdout[-4000:]
+    (t,) = doc["tasks"]
+    failed = [(c["id"], c["outcome"], c["message"]) for c in t["checkers"] if c["outcome"] != "passed"]
+    assert (t["score"], t["success"], failed, t["errors"]) == (1.0, True, [], []), t["days"]
+    assert (t["redline_evaluated"], t["redline_failed"]) == (1, 0)
+    assert [d["day"] for d in t["days"]] == [1, 2, 3]
+    assert_day_traces(t)
+    assert [d["trace"]["tool_call_count"] for d in t["days"]] == [5, 2, 2]
+    sessions = {d["trace"]["extra"]["session_id"] for d in t["days"]}
+    assert len(sessions) == 1 and None not in sessions  # one conversation across the three days
+    record = [json.loads(line) for line in (tmp_path / "evidence/research_assistant-grant_report/trial1/scripted-model.jsonl").read_text().splitlines()]
+    assert record and all(e["kind"] in ("step", "final") for e in record), [e["kind"] for e in record]
+    assert {e["day"] for e in record} == {1, 2, 3}
