@@ -23,7 +23,8 @@ MODALITY_BY_SUFFIX = {
     ".mp4": "video", ".webm": "video", ".mov": "video", ".mkv": "video",
     ".xlsx": "xlsx", ".csv": "csv", ".docx": "docx", ".eml": "email", ".json": "json",
 }  # fmt: skip
-GENERATORS = {"make_evidence.py"}
+NOT_EVIDENCE = {"make_evidence.py", "openclaw_script.json"}
+"""Files beside the evidence that an agent never sees: its generator, scripted-model scripts."""
 
 
 @dataclass
@@ -85,7 +86,7 @@ def evidence_modalities(folder: Path) -> tuple[str, ...]:
     found: set[str] = set()
     if folder.is_dir():
         for f in sorted(folder.rglob("*")):
-            if not f.is_file() or f.name in GENERATORS or f.suffix == ".py":
+            if not f.is_file() or f.name in NOT_EVIDENCE or f.suffix == ".py":
                 continue
             if f.suffix.lower() == ".pdf":
                 found.add(pdf_modality(f))
