@@ -388,3 +388,18 @@ def test_infra_errors_are_retried_when_safe_and_never_scored_as_zero(pytester: p
     pytester.runpytest("--agent=flaky", "--agent-option=act_first=1", "--agent-retries=3", "--agent-retry-backoff=0", "--clawmark-json=acted.json")
     day1 = read_json(pytester.path / "acted.json")["tasks"][0]["days"][0]
     assert day1["status"] == "infra-error" and "not retried: the agent had already acted" in day1["error"]
+
+
+def test_result_hooks_see_records_and_can_extend_the_document(pytester: pytest.Pytester, basic_task: Path) -> None:
+    pytester.makeconftest('''
+import json, pathlib
+
+def pytest_clawmark_trial_finished(record):
+    pathlib.Path("finished.txt").write_text(f"{record.id} {record.trial} {len(record.checkers)}")
+
+def pytest_clawmark_results(document):
+    document["my_plugin"] = {"tasks_seen": len(document["tasks"])}
+''')
+    pytester.runpytest("--agent=reference", "--clawmark-json=out.json")
+    assert (pytester.path / "finished.txt").read_text() == "hr/basic 1 4"
+    assert read_json(pytester.path / "out.json")["my_plugin"] == {"tasks_seen": 1}
