@@ -403,3 +403,30 @@ def pytest_clawmark_results(document):
     pytester.runpytest("--agent=reference", "--clawmark-json=out.json")
     assert (pytester.path / "finished.txt").read_text() == "hr/basic 1 4"
     assert read_json(pytester.path / "out.json")["my_plugin"] == {"tasks_seen": 1}
+
+
+def test_third_party_agent_via_entry_point(pytester: pytest.Pytester, basic_task: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    site = tmp_path / "site"
+    (site / "echo_agent-0.1.dist-info").mkdir(parents=True)
+    (site / "echo_agent-0.1.dist-info" / "METADATA").write_text("Metadata-Version: 2.1\nName: echo-agent\nVersion: 0.1\n")
+    (site / "echo_agent-0.1.dist-info" / "entry_points.txt").write_text("[pytest_clawmark.agents]\necho = echo_agent:Echo\n")
+    (site / "echo_agent.py").write_text('''
+from pytest_clawmark import TurnTrace
+
+class Echo:
+    name = "echo"
+    def __init__(self, options):
+        pass
+    def start(self, session):
+        self.ws = session.workspace
+    def wake(self, message, day, clock):
+        (self.ws / "out").mkdir(exist_ok=True)
+        (self.ws / "out/answer.txt").write_text(str(int((self.ws / "inbox/number.txt").read_text()) + 1))
+        return TurnTrace()
+    def stop(self):
+        pass
+''')
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(site), os.environ.get("PYTHONPATH", "")]))
+    result = pytester.runpytest_subprocess("--agent=echo", "--clawmark-json=out.json")
+    result.assert_outcomes(passed=6)
+    assert read_json(pytester.path / "out.json")["run"]["agent"] == "echo"
