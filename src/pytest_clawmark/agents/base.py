@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
+from functools import cached_property
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
+from .. import agentplane
 from ..world.service import Person
 from .sandbox import Isolation
 
@@ -101,6 +103,23 @@ class AgentView:
 
     def path(self, rel: str) -> Path:
         return self.workspace / rel
+
+    # agent-plane clients (pytest_clawmark.agentplane), built on first use from ``env``
+    @cached_property
+    def mail(self) -> "agentplane.Mail":
+        return agentplane.Mail(self.env)
+
+    @cached_property
+    def kb(self) -> "agentplane.Notion":
+        return agentplane.Notion(self.env)
+
+    @cached_property
+    def sheets(self) -> "agentplane.Sheets":
+        return agentplane.Sheets(self.env)
+
+    @cached_property
+    def calendar(self) -> "agentplane.Calendar":
+        return agentplane.Calendar(self.env)
 
     def read_text(self, rel: str) -> str:
         return self.path(rel).read_text(encoding="utf-8")

@@ -1,0 +1,277 @@
+"""Small clients for a world's agent plane, built from the ``CLAWMARK_*`` environment.
+
+Why: reference solutions (and Python agents) act only through what an agent can reach — SMTP/IMAP,
+CalDAV, the Notion REST API and the Sheets/Drive REST API. Every task needs the same few moves
+(send a mail with an attachment, read a mail's attachment, find a database by title, update a
+sheet range, book an event); these clients make them one line each, with exact-title lookups that
+refuse ambiguity. They use only agent credentials: nothing here can reach an admin plane.
+
+    view.mail.send(["ravi@x.example"], "Subject", "Body", attachments=[("a.json", data)])
+    view.kb.rows("Release Issues")["SUP-311"]
+    view.sheets.update("Tracker", "Checklist!B2", [[3]])
+    view.calendar.book("uid@x", "Triage", start, end, attendees=["mei@x.example"])
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import imaplib
+import mimetypes
+import smtplib
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime, timezone
+from email.message import EmailMessage
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+Attachment = tuple[str, bytes] | tuple[str, bytes, str]
+"""(filename, data) or (filename, data, "type/subtype")."""
+
+
+class AgentPlaneError(LookupError):
+    """A lookup on the agent plane found nothing, or more than one thing, where one was needed."""
+
+
+def _one(found: list[Any], what: str) -> Any:
+    if len(found) != 1:
+        raise AgentPlaneError(f"{what}: expected exactly one, found {len(found)}")
+    return found[0]
+
+
+class Mail:
+    """SMTP submission and IMAP reading as the user."""
+
+    def __init__(self, env: Mapping[str, str]) -> None:
+        self.env = env
+        self.user = env["CLAWMARK_MAIL_USER"]
+
+    def send(
+        self,
+        to: Sequence[str] | str,
+        subject: str,
+        body: str,
+        *,
+        cc: Sequence[str] = (),
+        attachments: Iterable[Attachment] = (),
+        in_reply_to: str | None = None,
+    ) -> None:
+        msg = EmailMessage()
+        msg["From"] = self.user
+        msg["To"] = ", ".join([to] if isinstance(to, str) else to)
+        if cc:
+            msg["Cc"] = ", ".join(cc)
+        msg["Subject"] = subject
+        if in_reply_to:
+            msg["In-Reply-To"] = in_reply_to
+        msg.set_content(body)
+        for item in attachments:
+            name, data = item[0], item[1]
+            mime = item[2] if len(item) == 3 else (mimetypes.guess_type(name)[0] or "application/octet-stream")  # type: ignore[misc]
+            maintype, _, subtype = mime.partition("/")
+            msg.add_attachment(data, maintype=maintype, subtype=subtype, filename=name)
+        with smtplib.SMTP(self.env["CLAWMARK_SMTP_HOST"], int(self.env["CLAWMARK_SMTP_PORT"])) as smtp:
+            smtp.login(self.user, self.env["CLAWMARK_MAIL_PASSWORD"])
+            smtp.send_message(msg)
+
+    def messages(self, folder: str = "INBOX") -> list[EmailMessage]:
+        """Every message of ``folder`` in arrival order (read with BODY.PEEK: flags stay as they are)."""
+        with imaplib.IMAP4(self.env["CLAWMARK_IMAP_HOST"], int(self.env["CLAWMARK_IMAP_PORT"])) as imap:
+            imap.login(self.user, self.env["CLAWMARK_MAIL_PASSWORD"])
+            imap.select(folder, readonly=True)
+            _, data = imap.uid("SEARCH", None, "ALL")
+            out = []
+            for uid in data[0].split():
+                _, parts = imap.uid("FETCH", uid, "(BODY.PEEK[])")
+                raw = next(p[1] for p in parts if isinstance(p, tuple))
+                out.append(email.message_from_bytes(raw, policy=email.policy.default))
+            return out  # type: ignore[return-value]
+
+    def find(self, subject: str, folder: str = "INBOX") -> EmailMessage:
+        """The newest message whose subject contains ``subject``."""
+        found = [m for m in self.messages(folder) if subject in str(m["Subject"] or "")]
+        if not found:
+            raise AgentPlaneError(f"no mail in {folder} with {subject!r} in the subject")
+        return found[-1]
+
+    @staticmethod
+    def attachments(msg: EmailMessage) -> dict[str, bytes]:
+        return {part.get_filename(): part.get_payload(decode=True) for part in msg.iter_attachments() if part.get_filename()}  # type: ignore[misc]
+
+
+class Notion:
+    """The Notion REST API (2022-06-28 dialect) with the agent's token."""
+
+    def __init__(self, env: Mapping[str, str], version: str = "2022-06-28") -> None:
+        self.http = httpx.Client(
+            base_url=env["CLAWMARK_NOTION_URL"],
+            headers={"Authorization": f"Bearer {env['CLAWMARK_NOTION_TOKEN']}", "Notion-Version": version},
+            verify=False,
+        )
+
+    def request(self, method: str, path: str, body: Any = None) -> Any:
+        r = self.http.request(method, path, json=body)
+        r.raise_for_status()
+        return r.json()
+
+    def database_id(self, title: str) -> str:
+        found = self.request("POST", "/v1/search", {"query": title, "filter": {"property": "object", "value": "database"}})["results"]
+        return _one([d["id"] for d in found if _text(d.get("title", [])) == title], f"database titled {title!r}")
+
+    def query(self, title: str, filter: Any = None, sorts: Any = None) -> list[dict[str, Any]]:
+        """All rows (pages) of a database, following pagination."""
+        db, rows, cursor = self.database_id(title), [], None
+        while True:
+            body: dict[str, Any] = {"page_size": 100}
+            if filter:
+                body["filter"] = filter
+            if sorts:
+                body["sorts"] = sorts
+            if cursor:
+                body["start_cursor"] = cursor
+            page = self.request("POST", f"/v1/databases/{db}/query", body)
+            rows += page["results"]
+            if not page.get("has_more"):
+                return rows
+            cursor = page["next_cursor"]
+
+    def rows(self, title: str) -> dict[str, dict[str, Any]]:
+        """Rows keyed by the text of their title property (refuses duplicate keys)."""
+        out: dict[str, dict[str, Any]] = {}
+        for row in self.query(title):
+            key = next(_text(p["title"]) for p in row["properties"].values() if p["type"] == "title")
+            if key in out:
+                raise AgentPlaneError(f"two rows titled {key!r} in {title!r}")
+            out[key] = row
+        return out
+
+    def create_row(self, title: str, properties: Mapping[str, Any]) -> dict[str, Any]:
+        return self.request("POST", "/v1/pages", {"parent": {"database_id": self.database_id(title)}, "properties": dict(properties)})
+
+    def update_page(self, page_id: str, properties: Mapping[str, Any]) -> dict[str, Any]:
+        return self.request("PATCH", f"/v1/pages/{page_id}", {"properties": dict(properties)})
+
+    @staticmethod
+    def plain(prop: Mapping[str, Any]) -> Any:
+        """A property value as plain Python (text, select name, number, date start, ...)."""
+        t = prop["type"]
+        v = prop.get(t)
+        if t in ("title", "rich_text"):
+            return _text(v or [])
+        if t in ("select", "status"):
+            return v["name"] if v else None
+        if t == "multi_select":
+            return [o["name"] for o in v or []]
+        if t == "date":
+            return v["start"] if v else None
+        if t == "people":
+            return [p.get("name") or p.get("id") for p in v or []]
+        return v
+
+
+def _text(rich: Sequence[Mapping[str, Any]]) -> str:
+    return "".join(t.get("plain_text", "") for t in rich)
+
+
+def text_value(content: str) -> list[dict[str, Any]]:
+    """A rich-text value for ``title`` / ``rich_text`` properties."""
+    return [{"type": "text", "text": {"content": content}}]
+
+
+class Sheets:
+    """The Sheets v4 and Drive v3 REST APIs with the agent's token; spreadsheets by exact title."""
+
+    def __init__(self, env: Mapping[str, str]) -> None:
+        self.http = httpx.Client(base_url=env["CLAWMARK_SHEETS_URL"], headers={"Authorization": f"Bearer {env['CLAWMARK_SHEETS_TOKEN']}"}, verify=False)
+
+    def _json(self, r: httpx.Response) -> Any:
+        r.raise_for_status()
+        return r.json()
+
+    def spreadsheet_id(self, title: str) -> str:
+        escaped = title.replace("\\", "\\\\").replace("'", "\\'")
+        files = self._json(self.http.get("/drive/v3/files", params={"q": f"name = '{escaped}' and trashed = false"}))["files"]
+        return _one([f["id"] for f in files if f["name"] == title], f"spreadsheet titled {title!r}")
+
+    def values(self, title: str, range: str, render: str = "FORMATTED_VALUE") -> list[list[Any]]:
+        sid = self.spreadsheet_id(title)
+        return self._json(self.http.get(f"/v4/spreadsheets/{sid}/values/{quote(range, safe='')}", params={"valueRenderOption": render})).get("values", [])
+
+    def update(self, title: str, range: str, rows: Sequence[Sequence[Any]], input: str = "USER_ENTERED") -> None:
+        sid = self.spreadsheet_id(title)
+        self._json(self.http.put(f"/v4/spreadsheets/{sid}/values/{quote(range, safe='')}", params={"valueInputOption": input}, json={"values": [list(r) for r in rows]}))
+
+    def batch_update(self, title: str, data: Mapping[str, Sequence[Sequence[Any]]], input: str = "USER_ENTERED") -> None:
+        sid = self.spreadsheet_id(title)
+        body = {"valueInputOption": input, "data": [{"range": rng, "values": [list(r) for r in rows]} for rng, rows in data.items()]}
+        self._json(self.http.post(f"/v4/spreadsheets/{sid}/values:batchUpdate", json=body))
+
+    def append(self, title: str, range: str, rows: Sequence[Sequence[Any]], input: str = "USER_ENTERED") -> None:
+        sid = self.spreadsheet_id(title)
+        self._json(self.http.post(f"/v4/spreadsheets/{sid}/values/{quote(range, safe='')}:append", params={"valueInputOption": input}, json={"values": [list(r) for r in rows]}))
+
+    def records(self, title: str, sheet: str) -> list[dict[str, Any]]:
+        """Rows of ``sheet`` as dicts keyed by its header row."""
+        rows = self.values(title, sheet)
+        if not rows:
+            return []
+        header = rows[0]
+        return [{h: (r[i] if i < len(r) else "") for i, h in enumerate(header)} for r in rows[1:]]
+
+
+class Calendar:
+    """CalDAV as the user: book and list events in the default calendar (times stored in UTC)."""
+
+    def __init__(self, env: Mapping[str, str]) -> None:
+        self.env = env
+
+    def _calendar(self, client: Any) -> Any:
+        return client.principal().calendars()[0]
+
+    def _client(self) -> Any:
+        import caldav
+
+        return caldav.DAVClient(url=self.env["CLAWMARK_CALDAV_URL"], username=self.env["CLAWMARK_CALDAV_USER"], password=self.env["CLAWMARK_CALDAV_PASSWORD"])
+
+    def book(
+        self,
+        uid: str,
+        summary: str,
+        start: datetime,
+        end: datetime,
+        *,
+        attendees: Iterable[str] = (),
+        location: str = "",
+        description: str = "",
+        stamp: datetime | None = None,
+    ) -> None:
+        from icalendar import Calendar as ICalendar
+        from icalendar import Event, vCalAddress
+
+        ev = Event()
+        ev.add("uid", uid)
+        ev.add("summary", summary)
+        ev.add("dtstart", start.astimezone(timezone.utc))
+        ev.add("dtend", end.astimezone(timezone.utc))
+        ev.add("dtstamp", (stamp or start).astimezone(timezone.utc))
+        if location:
+            ev.add("location", location)
+        if description:
+            ev.add("description", description)
+        for who in attendees:
+            ev.add("attendee", vCalAddress(f"mailto:{who}"))
+        cal = ICalendar()
+        cal.add("prodid", "-//pytest-clawmark agent plane//EN")
+        cal.add("version", "2.0")
+        cal.add_component(ev)
+        with self._client() as client:
+            self._calendar(client).save_event(cal.to_ical().decode())
+
+    def events(self, start: datetime, end: datetime) -> list[Any]:
+        """The VEVENT components overlapping [start, end), sorted by start then UID."""
+        with self._client() as client:
+            found = self._calendar(client).search(start=start, end=end, event=True)
+            comps = [e.icalendar_component for e in found]
+        return sorted(comps, key=lambda c: (c["DTSTART"].dt.astimezone(timezone.utc) if isinstance(c["DTSTART"].dt, datetime) else datetime.combine(c["DTSTART"].dt, datetime.min.time(), timezone.utc), str(c["UID"])))
