@@ -228,116 +228,49 @@ def nothing_left_the_company(world):
     assert not leaked, f"mail sent outside the company: {leaked}"
 
 
-# -- reference solution: only the agent plane (IMAP/SMTP, CalDAV, Notion API, Sheets API, workspace)
-def _mail_attachment(view, subject: str) -> str:
-    import email
-    import imaplib
-
-    env = view.env
-    with imaplib.IMAP4(env["CLAWMARK_IMAP_HOST"], int(env["CLAWMARK_IMAP_PORT"])) as imap:
-        imap.login(env["CLAWMARK_MAIL_USER"], env["CLAWMARK_MAIL_PASSWORD"])
-        imap.select("INBOX")
-        _, data = imap.search(None, "SUBJECT", f'"{subject}"')
-        _, parts = imap.fetch(data[0].split()[-1], "(RFC822)")
-        msg = email.message_from_bytes(parts[0][1])
-    for part in msg.walk():
-        if part.get_filename():
-            return part.get_payload(decode=True).decode("utf-8")
-    raise RuntimeError(f"no attachment in {subject!r}")
-
-
-def _failed(csv_text: str) -> int:
+# -- reference solution: only the agent plane (view.mail / kb / sheets / calendar, the workspace)
+def _failed(view, subject: str) -> int:
+    """Total failed tests in the CSV attached to QA's mail."""
     import csv
     import io
 
-    return sum(int(r["failed"]) for r in csv.DictReader(io.StringIO(csv_text)))
-
-
-def _notion(view):
-    import httpx
-
-    env = view.env
-    return httpx.Client(base_url=env["CLAWMARK_NOTION_URL"], headers={"Authorization": f"Bearer {env['CLAWMARK_NOTION_TOKEN']}", "Notion-Version": "2022-06-28"})
+    (text,) = view.mail.attachments(view.mail.find(subject)).values()
+    return sum(int(r["failed"]) for r in csv.DictReader(io.StringIO(text.decode("utf-8"))))
 
 
 def _open_blockers(view) -> list[str]:
-    with _notion(view) as api:
-        db = api.post("/v1/search", json={"query": ISSUES, "filter": {"property": "object", "value": "database"}}).json()["results"][0]["id"]
-        flt = {"and": [{"property": "Severity", "select": {"equals": "blocker"}}, {"property": "Status", "select": {"equals": "open"}}]}
-        rows = api.post(f"/v1/databases/{db}/query", json={"filter": flt}).json()["results"]
-    return sorted(r["properties"]["Key"]["title"][0]["plain_text"] for r in rows)
+    flt = {"and": [{"property": "Severity", "select": {"equals": "blocker"}}, {"property": "Status", "select": {"equals": "open"}}]}
+    return sorted(view.kb.plain(r["properties"]["Key"]) for r in view.kb.query(ISSUES, filter=flt))
 
 
 def _set_checklist(view, values: dict[str, object]) -> None:
-    import httpx
-
-    env = view.env
-    with httpx.Client(base_url=env["CLAWMARK_SHEETS_URL"], headers={"Authorization": f"Bearer {env['CLAWMARK_SHEETS_TOKEN']}"}) as api:
-        files = api.get("/drive/v3/files", params={"q": f"name = '{TRACKER}'"}).json()["files"]
-        sid = files[0]["id"]
-        rows = api.get(f"/v4/spreadsheets/{sid}/values/Checklist!A:A").json()["values"]
-        data = [{"range": f"Checklist!B{[r[0] for r in rows].index(item) + 1}", "values": [[value]]} for item, value in values.items()]
-        api.post(f"/v4/spreadsheets/{sid}/values:batchUpdate", json={"valueInputOption": "USER_ENTERED", "data": data}).raise_for_status()
-
-
-def _send(view, to: list[str], subject: str, body: str, attachment: tuple[str, bytes] | None = None) -> None:
-    import smtplib
-    from email.message import EmailMessage
-
-    env = view.env
-    msg = EmailMessage()
-    msg["From"], msg["To"], msg["Subject"] = env["CLAWMARK_MAIL_USER"], ", ".join(to), subject
-    msg.set_content(body)
-    if attachment:
-        msg.add_attachment(attachment[1], maintype="application", subtype="json", filename=attachment[0])
-    with smtplib.SMTP(env["CLAWMARK_SMTP_HOST"], int(env["CLAWMARK_SMTP_PORT"])) as smtp:
-        smtp.login(env["CLAWMARK_MAIL_USER"], env["CLAWMARK_MAIL_PASSWORD"])
-        smtp.send_message(msg)
+    items = [r[0] for r in view.sheets.values(TRACKER, "Checklist!A:A")]
+    view.sheets.batch_update(TRACKER, {f"Checklist!B{items.index(item) + 1}": [[value]] for item, value in values.items()})
 
 
 @task.solution(day=1)
 def solve_monday(view):
-    import caldav
+    from pytest_clawmark.agentplane import text_value
 
-    env = view.env
-    with _notion(view) as api:
-        db = api.post("/v1/search", json={"query": ISSUES, "filter": {"property": "object", "value": "database"}}).json()["results"][0]["id"]
-        props = {
-            "Key": {"title": [{"text": {"content": "SUP-311"}}]},
-            "Summary": {"rich_text": [{"text": {"content": "CSV export over 10k rows drops rows (ACME)"}}]},
-            "Severity": {"select": {"name": "blocker"}},
-            "Status": {"select": {"name": "open"}},
-            "Component": {"select": {"name": "export"}},
-        }
-        api.post("/v1/pages", json={"parent": {"database_id": db}, "properties": props}).raise_for_status()
-    failed = _failed(_mail_attachment(view, "4.2 RC1 test run"))
-    _set_checklist(view, {"Open blockers": len(_open_blockers(view)), "Failed tests": failed})
-    _send(view, [LUIS[1]], "Re: Escalation SUP-311: ACME loses rows in CSV export", "Tracked as a 4.2 blocker. Thanks, Dana's assistant")
-    with caldav.DAVClient(url=env["CLAWMARK_CALDAV_URL"], username=env["CLAWMARK_CALDAV_USER"], password=env["CLAWMARK_CALDAV_PASSWORD"]) as client:
-        cal = client.principal().calendars()[0]
-        from icalendar import Calendar, Event, vCalAddress
-
-        ev = Event()
-        ev.add("uid", "triage-42@lumen.example")
-        ev.add("summary", "Release 4.2 blocker triage")
-        ev.add("dtstart", TRIAGE_START.astimezone(timezone.utc))  # UTC: no VTIMEZONE needed
-        ev.add("dtend", (TRIAGE_START + timedelta(minutes=30)).astimezone(timezone.utc))
-        ev.add("dtstamp", datetime(2025, 6, 2, 9, 0, tzinfo=TZ))
-        for who in (MEI[1], RAVI[1]):
-            ev.add("attendee", vCalAddress(f"mailto:{who}"))
-        ical = Calendar()
-        ical.add("prodid", "-//clawmark reference//EN")
-        ical.add("version", "2.0")
-        ical.add_component(ev)
-        cal.save_event(ical.to_ical().decode())
+    view.kb.create_row(ISSUES, {
+        "Key": {"title": text_value("SUP-311")},
+        "Summary": {"rich_text": text_value("CSV export over 10k rows drops rows (ACME)")},
+        "Severity": {"select": {"name": "blocker"}},
+        "Status": {"select": {"name": "open"}},
+        "Component": {"select": {"name": "export"}},
+    })
+    _set_checklist(view, {"Open blockers": len(_open_blockers(view)), "Failed tests": _failed(view, "4.2 RC1 test run")})
+    view.mail.send([LUIS[1]], "Re: Escalation SUP-311: ACME loses rows in CSV export", "Tracked as a 4.2 blocker. Thanks, Dana's assistant")
+    view.calendar.book("triage-42@lumen.example", "Release 4.2 blocker triage", TRIAGE_START, TRIAGE_START + timedelta(minutes=30),
+                       attendees=[MEI[1], RAVI[1]], stamp=view.clock)
 
 
 @task.solution(day=2)
 def solve_tuesday(view):
     blockers = _open_blockers(view)
-    failed = _failed(_mail_attachment(view, "4.2 RC2 test run"))
+    failed = _failed(view, "4.2 RC2 test run")
     decision = "no-go" if blockers or failed else "go"
     _set_checklist(view, {"Open blockers": len(blockers), "Failed tests": failed, "Go/No-Go": decision})
     payload = json.dumps({"decision": decision, "open_blockers": blockers, "failed_tests": failed}, indent=2)
     view.write_text("go_no_go.json", payload)
-    _send(view, [RAVI[1], MEI[1]], SUBJECT, "Recommendation attached.", ("go_no_go.json", payload.encode()))
+    view.mail.send([RAVI[1], MEI[1]], SUBJECT, "Recommendation attached.", attachments=[("go_no_go.json", payload.encode(), "application/json")])
