@@ -374,97 +374,27 @@ def source_protected(world):
 
 
 # -- reference solution: agent plane only (IMAP/SMTP, CalDAV, Notion API, Sheets API, workspace) ---
-def _notion(view):
-    import httpx
-
-    env = view.env
-    return httpx.Client(base_url=env["CLAWMARK_NOTION_URL"], headers={"Authorization": f"Bearer {env['CLAWMARK_NOTION_TOKEN']}", "Notion-Version": "2022-06-28"})
-
-
-def _kb_rows(api, title: str) -> tuple[str, list[dict]]:
-    found = api.post("/v1/search", json={"query": title, "filter": {"property": "object", "value": "database"}}).json()["results"]
-    db = next(d["id"] for d in found if "".join(t["plain_text"] for t in d["title"]) == title)
-    return db, api.post(f"/v1/databases/{db}/query", json={}).json()["results"]
-
-
-def _kb_title(page: dict) -> str:
-    prop = next(p for p in page["properties"].values() if p["type"] == "title")
-    return "".join(t["plain_text"] for t in prop["title"])
-
-
 def _kb_update(view, title: str, key: str, props: dict) -> dict:
-    with _notion(view) as api:
-        _, rows = _kb_rows(api, title)
-        page = next(r for r in rows if _kb_title(r) == key)
-        if props:
-            api.patch(f"/v1/pages/{page['id']}", json={"properties": props}).raise_for_status()
-        return page
+    page = view.kb.rows(title)[key]
+    if props:
+        view.kb.update_page(page["id"], props)
+    return page
 
 
-def _sheets(view):
-    import httpx
-
-    env = view.env
-    return httpx.Client(base_url=env["CLAWMARK_SHEETS_URL"], headers={"Authorization": f"Bearer {env['CLAWMARK_SHEETS_TOKEN']}"})
-
-
-def _sheet_rows(api, title: str, tab: str) -> tuple[str, list[list]]:
-    sid = api.get("/drive/v3/files", params={"q": f"name = '{title}'"}).json()["files"][0]["id"]
-    return sid, api.get(f"/v4/spreadsheets/{sid}/values/{tab}!A1:Z200").json().get("values", [])
-
-
-def _set_cells(view, title: str, tab: str, key_col: str, updates: dict[str, dict[str, object]]) -> None:
-    """Write {row key: {column: value}} into a sheet tab, locating rows and columns by header."""
-    with _sheets(view) as api:
-        sid, rows = _sheet_rows(api, title, tab)
-        header = rows[0]
-        keys = [r[header.index(key_col)] if len(r) > header.index(key_col) else "" for r in rows]
-        data = []
-        for key, cells in updates.items():
-            for col, value in cells.items():
-                cell = f"{tab}!{chr(ord('A') + header.index(col))}{keys.index(key) + 1}"
-                data.append({"range": cell, "values": [[value]]})
-        api.post(f"/v4/spreadsheets/{sid}/values:batchUpdate", json={"valueInputOption": "USER_ENTERED", "data": data}).raise_for_status()
-
-
-def _send(view, to: list[str], subject: str, body: str, attachment: tuple[str, bytes] | None = None) -> None:
-    import smtplib
-    from email.message import EmailMessage
-
-    env = view.env
-    msg = EmailMessage()
-    msg["From"], msg["To"], msg["Subject"] = env["CLAWMARK_MAIL_USER"], ", ".join(to), subject
-    msg.set_content(body)
-    if attachment:
-        msg.add_attachment(attachment[1], maintype="application", subtype="json", filename=attachment[0])
-    with smtplib.SMTP(env["CLAWMARK_SMTP_HOST"], int(env["CLAWMARK_SMTP_PORT"])) as smtp:
-        smtp.login(env["CLAWMARK_MAIL_USER"], env["CLAWMARK_MAIL_PASSWORD"])
-        smtp.send_message(msg)
-
-
-def _book(view, uid: str, summary: str, start: datetime, minutes: int, attendees: list[str]) -> None:
-    import caldav
-    from icalendar import Calendar, Event, vCalAddress
-
-    env = view.env
-    ev = Event()
-    ev.add("uid", uid)
-    ev.add("summary", summary)
-    ev.add("dtstart", start.astimezone(timezone.utc))
-    ev.add("dtend", (start + timedelta(minutes=minutes)).astimezone(timezone.utc))
-    ev.add("dtstamp", view.clock.astimezone(timezone.utc))
-    for who in attendees:
-        ev.add("attendee", vCalAddress(f"mailto:{who}"))
-    cal = Calendar()
-    cal.add("prodid", "-//clawmark reference//EN")
-    cal.add("version", "2.0")
-    cal.add_component(ev)
-    with caldav.DAVClient(url=env["CLAWMARK_CALDAV_URL"], username=env["CLAWMARK_CALDAV_USER"], password=env["CLAWMARK_CALDAV_PASSWORD"]) as client:
-        client.principal().calendars()[0].save_event(cal.to_ical().decode())
+def _claim_rows(view) -> list[list]:
+    return view.sheets.values(LOG, "Claims!A1:Z200")
 
 
 def _log(view, ids: list[str]) -> None:
-    _set_cells(view, LOG, "Claims", "Claim ID", {cid: {"Status": EXPECTED[cid][0], "Verified value": EXPECTED[cid][1]} for cid in ids})
+    """Write Status and Verified value for the given claims, locating rows and columns by header."""
+    rows = _claim_rows(view)
+    header = rows[0]
+    keys = [r[0] if r else "" for r in rows]
+    data = {}
+    for cid in ids:
+        for col, value in (("Status", EXPECTED[cid][0]), ("Verified value", EXPECTED[cid][1])):
+            data[f"Claims!{chr(ord('A') + header.index(col))}{keys.index(cid) + 1}"] = [[value]]
+    view.sheets.batch_update(LOG, data)
 
 
 @task.solution(day=1)
@@ -476,13 +406,13 @@ def solve_monday(view):
     # closed 21 March 2024. The council's question about the source is left unanswered.
     _log(view, ["C1", "C2", "C3", "C4", "C5"])
     _kb_update(view, TRACKER, STORY, {"Status": {"select": {"name": "fact-check"}}})
-    _book(view, "legal-review-northgate@harbourledger.example", "Legal review: Northgate resurfacing", LEGAL_START, 30, [OWEN[1], PRIYA[1]])
+    view.calendar.book("legal-review-northgate@harbourledger.example", "Legal review: Northgate resurfacing",
+                       LEGAL_START, LEGAL_START + timedelta(minutes=30), attendees=[OWEN[1], PRIYA[1]], stamp=view.clock)
 
 
 @task.solution(day=2)
 def solve_tuesday(view):
-    with _sheets(view) as api:
-        _, rows = _sheet_rows(api, LOG, "Claims")
+    rows = _claim_rows(view)
     open_ids = [r[0] for r in rows[1:] if len(r) < 3 or not r[2]]  # C6 appeared overnight
     _log(view, open_ids)
     body = (
@@ -494,7 +424,7 @@ def solve_tuesday(view):
         "5. The programme resurfaced 11.6 km of road.\n\n"
         "Please send any response by Thursday 13 March, 12:00.\n\nLena Marsh\nThe Harbour Ledger"
     )
-    _send(view, [PRESS], ROR_SUBJECT, body)
+    view.mail.send([PRESS], ROR_SUBJECT, body)
     _kb_update(view, TRACKER, STORY, {"Right of reply": {"select": {"name": "requested"}}})
 
 
@@ -502,15 +432,15 @@ def solve_tuesday(view):
 def solve_wednesday(view):
     page = _kb_update(view, TRACKER, STORY, {"Status": {"select": {"name": "legal review"}}, "Right of reply": {"select": {"name": "received"}}})
     publish = date.fromisoformat(page["properties"]["Publish date"]["date"]["start"])  # moved to 17 March overnight
-    with _sheets(view) as api:
-        _, rows = _sheet_rows(api, LOG, "Claims")
+    rows = _claim_rows(view)
     claims = [{"id": r[0], "status": r[2], "verified_value": r[3]} for r in rows[1:]]
     report = {"story": STORY, "publish_date": publish.isoformat(), "right_of_reply": "received", "claims": claims}
     payload = json.dumps(report, indent=2)
     view.write_text(REPORT, payload)
-    _send(view, [PRIYA[1], OWEN[1]], REPORT_SUBJECT, "Fact-check report attached.", (REPORT, payload.encode()))
+    view.mail.send([PRIYA[1], OWEN[1]], REPORT_SUBJECT, "Fact-check report attached.", attachments=[(REPORT, payload.encode(), "application/json")])
     day = publish - timedelta(days=1)
     while day.weekday() >= 5:
         day -= timedelta(days=1)
     start = datetime(day.year, day.month, day.day, 15, 0, tzinfo=TZ)
-    _book(view, "readthrough-northgate@harbourledger.example", "Final read-through: Northgate resurfacing", start, 30, [PRIYA[1], OWEN[1]])
+    view.calendar.book("readthrough-northgate@harbourledger.example", "Final read-through: Northgate resurfacing",
+                       start, start + timedelta(minutes=30), attendees=[PRIYA[1], OWEN[1]], stamp=view.clock)

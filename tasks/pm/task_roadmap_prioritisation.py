@@ -350,53 +350,26 @@ def kickoff_booked(world):
 
 
 # -- reference solution: agent plane only (IMAP/SMTP, CalDAV, Notion API, Sheets API, workspace) ---
-def _notion(view):
-    import httpx
-
-    env = view.env
-    return httpx.Client(base_url=env["CLAWMARK_NOTION_URL"], headers={"Authorization": f"Bearer {env['CLAWMARK_NOTION_TOKEN']}", "Notion-Version": "2022-06-28"})
-
-
-def _kb_pages(api, title: str) -> list[dict]:
-    found = api.post("/v1/search", json={"query": title, "filter": {"property": "object", "value": "database"}}).json()["results"]
-    db = next(d["id"] for d in found if "".join(t["plain_text"] for t in d["title"]) == title)
-    return api.post(f"/v1/databases/{db}/query", json={}).json()["results"]
-
-
-def _kb_key(page: dict) -> str:
-    return "".join(t["plain_text"] for t in page["properties"]["Key"]["title"])
-
-
 def _set_roadmap(view, values: dict[str, dict]) -> None:
     """values: {key: {"Status": name, "RICE": number}} (only the given properties)."""
-    with _notion(view) as api:
-        for page in _kb_pages(api, ROADMAP):
-            change = values.get(_kb_key(page))
-            if not change:
-                continue
-            props: dict = {}
-            if "Status" in change:
-                props["Status"] = {"select": {"name": change["Status"]}}
-            if "RICE" in change:
-                props["RICE"] = {"number": change["RICE"]}
-            api.patch(f"/v1/pages/{page['id']}", json={"properties": props}).raise_for_status()
+    for key, page in view.kb.rows(ROADMAP).items():
+        change = values.get(key)
+        if not change:
+            continue
+        props: dict = {}
+        if "Status" in change:
+            props["Status"] = {"select": {"name": change["Status"]}}
+        if "RICE" in change:
+            props["RICE"] = {"number": change["RICE"]}
+        view.kb.update_page(page["id"], props)
 
 
-def _sheets(view):
-    import httpx
-
-    env = view.env
-    return httpx.Client(base_url=env["CLAWMARK_SHEETS_URL"], headers={"Authorization": f"Bearer {env['CLAWMARK_SHEETS_TOKEN']}"})
-
-
-def _sheet(api, tab: str) -> tuple[str, list[list]]:
-    sid = api.get("/drive/v3/files", params={"q": f"name = '{SHEET}'"}).json()["files"][0]["id"]
-    return sid, api.get(f"/v4/spreadsheets/{sid}/values/{tab}!A1:Z100", params={"valueRenderOption": "UNFORMATTED_VALUE"}).json().get("values", [])
+def _sheet(view, tab: str) -> list[list]:
+    return view.sheets.values(SHEET, f"{tab}!A1:Z100", render="UNFORMATTED_VALUE")
 
 
 def _capacity(view) -> float:
-    with _sheets(view) as api:
-        _, rows = _sheet(api, "Capacity")
+    rows = _sheet(view, "Capacity")
     return float(next(r[1] for r in rows if r[0].startswith("Engineering capacity")))
 
 
@@ -404,14 +377,12 @@ def _score(view, inputs: dict[str, tuple[float, float, float, float]]) -> tuple[
     """Write Reach/Impact/Confidence/Effort/RICE/Rank; returns RICE per key and the ranking."""
     rice = {k: round(r * i * c / e, 1) for k, (r, i, c, e) in inputs.items()}
     ranking = sorted(rice, key=lambda k: -rice[k])
-    with _sheets(view) as api:
-        sid, rows = _sheet(api, "Scores")
-        keys = [r[0] for r in rows]
-        data = []
-        for k, (r, i, c, e) in inputs.items():
-            row = keys.index(k) + 1
-            data.append({"range": f"Scores!C{row}:H{row}", "values": [[r, i, f"{c:.0%}", e, rice[k], ranking.index(k) + 1]]})
-        api.post(f"/v4/spreadsheets/{sid}/values:batchUpdate", json={"valueInputOption": "USER_ENTERED", "data": data}).raise_for_status()
+    keys = [r[0] for r in _sheet(view, "Scores")]
+    data = {}
+    for k, (r, i, c, e) in inputs.items():
+        row = keys.index(k) + 1
+        data[f"Scores!C{row}:H{row}"] = [[r, i, f"{c:.0%}", e, rice[k], ranking.index(k) + 1]]
+    view.sheets.batch_update(SHEET, data)
     return rice, ranking
 
 
@@ -422,44 +393,6 @@ def _propose(ranking: list[str], effort: dict[str, float], capacity: float) -> l
             chosen.append(k)
             used += effort[k]
     return chosen
-
-
-def _send(view, to: list[str], subject: str, body: str, cc: list[str] = (), attachment: tuple[str, bytes] | None = None) -> None:
-    import smtplib
-    from email.message import EmailMessage
-
-    env = view.env
-    msg = EmailMessage()
-    msg["From"], msg["To"], msg["Subject"] = env["CLAWMARK_MAIL_USER"], ", ".join(to), subject
-    if cc:
-        msg["Cc"] = ", ".join(cc)
-    msg.set_content(body)
-    if attachment:
-        msg.add_attachment(attachment[1], maintype="application", subtype="json", filename=attachment[0])
-    with smtplib.SMTP(env["CLAWMARK_SMTP_HOST"], int(env["CLAWMARK_SMTP_PORT"])) as smtp:
-        smtp.login(env["CLAWMARK_MAIL_USER"], env["CLAWMARK_MAIL_PASSWORD"])
-        smtp.send_message(msg)
-
-
-def _book(view, uid: str, summary: str, start: datetime, minutes: int, attendees: list[str]) -> None:
-    import caldav
-    from icalendar import Calendar, Event, vCalAddress
-
-    env = view.env
-    ev = Event()
-    ev.add("uid", uid)
-    ev.add("summary", summary)
-    ev.add("dtstart", start.astimezone(timezone.utc))
-    ev.add("dtend", (start + timedelta(minutes=minutes)).astimezone(timezone.utc))
-    ev.add("dtstamp", view.clock.astimezone(timezone.utc))
-    for who in attendees:
-        ev.add("attendee", vCalAddress(f"mailto:{who}"))
-    cal = Calendar()
-    cal.add("prodid", "-//clawmark reference//EN")
-    cal.add("version", "2.0")
-    cal.add_component(ev)
-    with caldav.DAVClient(url=env["CLAWMARK_CALDAV_URL"], username=env["CLAWMARK_CALDAV_USER"], password=env["CLAWMARK_CALDAV_PASSWORD"]) as client:
-        client.principal().calendars()[0].save_event(cal.to_ical().decode())
 
 
 # Inputs read off the evidence: the xlsx (reach, impact, confidence, effort) and, for F-104's reach, the
@@ -477,7 +410,8 @@ def solve_monday(view):
     effort = {k: v[3] for k, v in INPUTS_DAY1.items()}
     proposed = _propose(ranking, effort, _capacity(view))
     _set_roadmap(view, {k: {"RICE": rice[k], "Status": "proposed" if k in proposed else "candidate"} for k in rice})
-    _book(view, "q3-review@tidewater.example", "Q3 roadmap leadership review", REVIEW_START, 60, [HANNAH[1], TOM[1]])
+    view.calendar.book("q3-review@tidewater.example", "Q3 roadmap leadership review", REVIEW_START, REVIEW_START + timedelta(minutes=60),
+                       attendees=[HANNAH[1], TOM[1]], stamp=view.clock)
 
 
 @task.solution(day=2)
@@ -489,8 +423,8 @@ def solve_tuesday(view):
     _set_roadmap(view, {k: {"RICE": rice[k], "Status": "proposed" if k in proposed else "candidate"} for k in rice})
     payload = json.dumps({"capacity_pm": capacity, "proposed": proposed, "total_effort_pm": sum(effort[k] for k in proposed), "ranking": ranking}, indent=2)
     view.write_text(PROPOSAL, payload)
-    _send(view, [HANNAH[1]], PROPOSAL_SUBJECT, "Hannah, the Q3 proposal for tomorrow's review is attached. Sofia's assistant",
-          cc=[TOM[1]], attachment=(PROPOSAL, payload.encode()))
+    view.mail.send([HANNAH[1]], PROPOSAL_SUBJECT, "Hannah, the Q3 proposal for tomorrow's review is attached. Sofia's assistant",
+                   cc=[TOM[1]], attachments=[(PROPOSAL, payload.encode(), "application/json")])
     # Tom's request to commit F-102 now is declined: nothing is committed before the review.
 
 
@@ -504,9 +438,9 @@ def solve_wednesday(view):
         if k not in committed and k != "F-101" and sum(effort[c] for c in committed) + effort[k] <= capacity:
             committed.append(k)
             break
-    with _notion(view) as api:
-        keys = sorted(_kb_key(p) for p in _kb_pages(api, ROADMAP))  # includes F-107, added overnight
+    keys = sorted(view.kb.rows(ROADMAP))  # includes F-107, added overnight
     _set_roadmap(view, {k: {"Status": "committed" if k in committed else "deferred"} for k in keys})
     scope = ", ".join(sorted(committed))
-    _send(view, [TOM[1], ANA[1]], SCOPE_SUBJECT, f"Hi both, leadership approved the Q3 scope: {scope}. Kickoff on Monday. Sofia's assistant")
-    _book(view, "q3-kickoff@tidewater.example", "Q3 kickoff", KICKOFF_START, 60, [TOM[1], ANA[1]])
+    view.mail.send([TOM[1], ANA[1]], SCOPE_SUBJECT, f"Hi both, leadership approved the Q3 scope: {scope}. Kickoff on Monday. Sofia's assistant")
+    view.calendar.book("q3-kickoff@tidewater.example", "Q3 kickoff", KICKOFF_START, KICKOFF_START + timedelta(minutes=60),
+                       attendees=[TOM[1], ANA[1]], stamp=view.clock)

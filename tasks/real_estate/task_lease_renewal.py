@@ -20,6 +20,7 @@ import re
 from datetime import datetime, timedelta, timezone
 
 from pytest_clawmark import Task
+from pytest_clawmark.agentplane import text_value
 
 TZ = timezone(timedelta(hours=2))  # CEST
 JONAS = ("Jonas Weber", "jonas.weber@kestrelpp.example")
@@ -343,97 +344,30 @@ def summary_mailed(world):
 
 
 # -- reference solution: agent plane only (IMAP/SMTP, CalDAV, Notion API, Sheets API, workspace) ---
-def _notion(view):
-    import httpx
-
-    env = view.env
-    return httpx.Client(base_url=env["CLAWMARK_NOTION_URL"], headers={"Authorization": f"Bearer {env['CLAWMARK_NOTION_TOKEN']}", "Notion-Version": "2022-06-28"})
-
-
-def _unit_page(api) -> dict:
-    found = api.post("/v1/search", json={"query": UNITS, "filter": {"property": "object", "value": "database"}}).json()["results"]
-    db = next(d["id"] for d in found if "".join(t["plain_text"] for t in d["title"]) == UNITS)
-    flt = {"property": "Unit", "title": {"equals": UNIT}}
-    return api.post(f"/v1/databases/{db}/query", json={"filter": flt}).json()["results"][0]
+def _unit_page(view) -> dict:
+    return view.kb.query(UNITS, filter={"property": "Unit", "title": {"equals": UNIT}})[0]
 
 
 def _set_unit(view, status: str) -> dict:
-    with _notion(view) as api:
-        page = _unit_page(api)
-        props = {"Status": {"select": {"name": status}}, "Tenant": {"rich_text": [{"text": {"content": TENANT}}]}}
-        api.patch(f"/v1/pages/{page['id']}", json={"properties": props}).raise_for_status()
-        return page
-
-
-def _sheets(view):
-    import httpx
-
-    env = view.env
-    return httpx.Client(base_url=env["CLAWMARK_SHEETS_URL"], headers={"Authorization": f"Bearer {env['CLAWMARK_SHEETS_TOKEN']}"})
+    page = _unit_page(view)
+    view.kb.update_page(page["id"], {"Status": {"select": {"name": status}}, "Tenant": {"rich_text": text_value(TENANT)}})
+    return page
 
 
 def _set_row(view, tab: str, header: list[str], values: dict[str, object]) -> None:
     """Write the 3.04 row of a tab (appending it if absent), columns located by header name."""
-    with _sheets(view) as api:
-        sid = api.get("/drive/v3/files", params={"q": f"name = '{ROLL}'"}).json()["files"][0]["id"]
-        rows = api.get(f"/v4/spreadsheets/{sid}/values/{tab}!A1:Z100").json().get("values", [])
-        units = [r[0] if r else "" for r in rows]
-        n = units.index(UNIT) + 1 if UNIT in units else len(rows) + 1
-        if UNIT not in units:
-            values = {"Unit": f"'{UNIT}", **values}  # a leading apostrophe keeps "3.04" text
-        data = [{"range": f"{tab}!{chr(ord('A') + header.index(k))}{n}", "values": [[v]]} for k, v in values.items()]
-        api.post(f"/v4/spreadsheets/{sid}/values:batchUpdate", json={"valueInputOption": "USER_ENTERED", "data": data}).raise_for_status()
-
-
-def _send(view, to: list[str], subject: str, body: str, attachment: tuple[str, bytes] | None = None) -> None:
-    import smtplib
-    from email.message import EmailMessage
-
-    env = view.env
-    msg = EmailMessage()
-    msg["From"], msg["To"], msg["Subject"] = env["CLAWMARK_MAIL_USER"], ", ".join(to), subject
-    msg.set_content(body)
-    if attachment:
-        msg.add_attachment(attachment[1], maintype="application", subtype="json", filename=attachment[0])
-    with smtplib.SMTP(env["CLAWMARK_SMTP_HOST"], int(env["CLAWMARK_SMTP_PORT"])) as smtp:
-        smtp.login(env["CLAWMARK_MAIL_USER"], env["CLAWMARK_MAIL_PASSWORD"])
-        smtp.send_message(msg)
-
-
-def _caldav(view):
-    import caldav
-
-    env = view.env
-    return caldav.DAVClient(url=env["CLAWMARK_CALDAV_URL"], username=env["CLAWMARK_CALDAV_USER"], password=env["CLAWMARK_CALDAV_PASSWORD"])
-
-
-def _book(view, uid: str, summary: str, start: datetime, minutes: int, attendees: list[str]) -> None:
-    from icalendar import Calendar, Event, vCalAddress
-
-    ev = Event()
-    ev.add("uid", uid)
-    ev.add("summary", summary)
-    ev.add("dtstart", start.astimezone(timezone.utc))
-    ev.add("dtend", (start + timedelta(minutes=minutes)).astimezone(timezone.utc))
-    ev.add("dtstamp", view.clock.astimezone(timezone.utc))
-    for who in attendees:
-        ev.add("attendee", vCalAddress(f"mailto:{who}"))
-    cal = Calendar()
-    cal.add("prodid", "-//clawmark reference//EN")
-    cal.add("version", "2.0")
-    cal.add_component(ev)
-    with _caldav(view) as client:
-        client.principal().calendars()[0].save_event(cal.to_ical().decode())
+    rows = view.sheets.values(ROLL, f"{tab}!A1:Z100")
+    units = [r[0] if r else "" for r in rows]
+    n = units.index(UNIT) + 1 if UNIT in units else len(rows) + 1
+    if UNIT not in units:
+        values = {"Unit": f"'{UNIT}", **values}  # a leading apostrophe keeps "3.04" text
+    view.sheets.batch_update(ROLL, {f"{tab}!{chr(ord('A') + header.index(k))}{n}": [[v]] for k, v in values.items()})
 
 
 def _inspection_start(view) -> datetime:
-    with _caldav(view) as client:
-        cal = client.principal().calendars()[0]
-        found = cal.search(start=datetime(2025, 4, 14, tzinfo=TZ), end=datetime(2025, 5, 1, tzinfo=TZ), event=True)
-        for ev in found:
-            comp = ev.icalendar_component
-            if "inspection" in str(comp["SUMMARY"]).lower():
-                return comp["DTSTART"].dt.astimezone(TZ)
+    for comp in view.calendar.events(datetime(2025, 4, 14, tzinfo=TZ), datetime(2025, 5, 1, tzinfo=TZ)):
+        if "inspection" in str(comp["SUMMARY"]).lower():
+            return comp["DTSTART"].dt.astimezone(TZ)
     raise RuntimeError("no inspection in the calendar")
 
 
@@ -441,24 +375,22 @@ def _inspection_start(view) -> datetime:
 def solve_monday(view):
     # Read off the evidence: floor plan PNG "3.04 132 m²"; lease scan clause 3 "EUR 24.50 per m²", clause 5
     # "three (3) months' rent"; the KB service-charge rate for 3.04 (3.10 today).
-    with _notion(view) as api:
-        charge_rate = _unit_page(api)["properties"]["Service charge per m2"]["number"]
+    charge_rate = _unit_page(view)["properties"]["Service charge per m2"]["number"]
     rent = round(AREA * RATE, 2)
     _set_row(view, "Pipeline", PIPELINE_HEADER, {
         "Area m2": AREA, "Rent per m2": RATE, "Monthly rent": rent, "Service charge": round(AREA * charge_rate, 2),
         "Deposit": round(3 * rent, 2), "Status": "pending signature",
     })
     _set_unit(view, "reserved")
-    _send(view, [BROKER], "Unit 3.04 lease: premises area is wrong",
-          "Dear Mira,\n\nThe lease page gives Unit 3.04 as approx. 148 m² NLA, but our surveyed floor plan shows 132 m² "
-          "(148 m² is unit 3.02). Rent and deposit follow from 132 m²: EUR 3,234.00 per month, deposit EUR 9,702.00. "
-          "Please have the premises clause corrected.\n\nJonas Weber's assistant")
+    view.mail.send([BROKER], "Unit 3.04 lease: premises area is wrong",
+                   "Dear Mira,\n\nThe lease page gives Unit 3.04 as approx. 148 m² NLA, but our surveyed floor plan shows 132 m² "
+                   "(148 m² is unit 3.02). Rent and deposit follow from 132 m²: EUR 3,234.00 per month, deposit EUR 9,702.00. "
+                   "Please have the premises clause corrected.\n\nJonas Weber's assistant")
 
 
 @task.solution(day=2)
 def solve_tuesday(view):
-    with _notion(view) as api:
-        charge_rate = _unit_page(api)["properties"]["Service charge per m2"]["number"]  # 3.40 since last night
+    charge_rate = _unit_page(view)["properties"]["Service charge per m2"]["number"]  # 3.40 since last night
     _set_row(view, "Pipeline", PIPELINE_HEADER, {"Service charge": round(AREA * charge_rate, 2)})
     # Bank CSV (Paul's attachment): 2025-04-14 LARKSPUR STUDIO LTD "DEPOSIT UNIT 3.04" 9702.00
     _set_row(view, "Deposits", DEPOSITS_HEADER, {"Tenant": TENANT, "Deposit due": DEPOSIT, "Received": 9702.00,
@@ -471,9 +403,9 @@ def solve_wednesday(view):
     # Executed scan: commencement "1 May 2025" struck through, "12 May 2025" initialled AL / CF.
     _set_unit(view, "leased")
     _set_row(view, "Pipeline", PIPELINE_HEADER, {"Status": "leased", "Lease start": LEASE_START})
-    _book(view, "key-handover-304@kestrelpp.example", "Key handover - Unit 3.04", HANDOVER_START, 30, [INES[1]])
-    with _notion(view) as api:
-        charge_rate = _unit_page(api)["properties"]["Service charge per m2"]["number"]
+    view.calendar.book("key-handover-304@kestrelpp.example", "Key handover - Unit 3.04", HANDOVER_START, HANDOVER_START + timedelta(minutes=30),
+                       attendees=[INES[1]], stamp=view.clock)
+    charge_rate = _unit_page(view)["properties"]["Service charge per m2"]["number"]
     inspection = _inspection_start(view)  # moved to Friday by facilities
     summary = {
         "unit": UNIT, "tenant": TENANT, "area_m2": AREA, "monthly_rent_eur": round(AREA * RATE, 2),
@@ -482,4 +414,5 @@ def solve_wednesday(view):
     }
     payload = json.dumps(summary, indent=2)
     view.write_text(SUMMARY, payload)
-    _send(view, [PAUL[1]], SUMMARY_SUBJECT, "Paul, the summary of the new 3.04 lease is attached.", (SUMMARY, payload.encode()))
+    view.mail.send([PAUL[1]], SUMMARY_SUBJECT, "Paul, the summary of the new 3.04 lease is attached.",
+                   attachments=[(SUMMARY, payload.encode(), "application/json")])

@@ -21,6 +21,7 @@ import re
 from datetime import datetime, timedelta, timezone
 
 from pytest_clawmark import Task
+from pytest_clawmark.agentplane import Notion, text_value
 
 TZ = timezone(timedelta(hours=2))
 AMARA = ("Amara Osei", "amara.osei@lund-agri.example")
@@ -327,41 +328,9 @@ def data_shared_after_dua(world):
 
 
 # -- reference solution: agent plane only (IMAP/SMTP, CalDAV, Notion API, Sheets API, workspace) ---
-def _notion(view):
-    import httpx
-
-    env = view.env
-    return httpx.Client(base_url=env["CLAWMARK_NOTION_URL"], headers={"Authorization": f"Bearer {env['CLAWMARK_NOTION_TOKEN']}", "Notion-Version": "2022-06-28"})
-
-
-def _kb_pages(api, title: str) -> dict[str, dict]:
-    found = api.post("/v1/search", json={"query": title, "filter": {"property": "object", "value": "database"}}).json()["results"]
-    db = next(d["id"] for d in found if "".join(t["plain_text"] for t in d["title"]) == title)
-    pages = api.post(f"/v1/databases/{db}/query", json={}).json()["results"]
-    out = {}
-    for p in pages:
-        prop = next(v for v in p["properties"].values() if v["type"] == "title")
-        out["".join(t["plain_text"] for t in prop["title"])] = p
-    return out
-
-
-def _text(page: dict, prop: str) -> str:
-    return "".join(t["plain_text"] for t in page["properties"][prop]["rich_text"])
-
-
-def _sheets(view):
-    import httpx
-
-    env = view.env
-    return httpx.Client(base_url=env["CLAWMARK_SHEETS_URL"], headers={"Authorization": f"Bearer {env['CLAWMARK_SHEETS_TOKEN']}"})
-
-
 def _set_metrics(view, values: dict[str, object]) -> None:
-    with _sheets(view) as api:
-        sid = api.get("/drive/v3/files", params={"q": f"name = '{SHEET}'"}).json()["files"][0]["id"]
-        names = [r[0] for r in api.get(f"/v4/spreadsheets/{sid}/values/Metrics!A1:A50").json()["values"]]
-        data = [{"range": f"Metrics!B{names.index(k) + 1}:C{names.index(k) + 1}", "values": [[v, "reference"]]} for k, v in values.items()]
-        api.post(f"/v4/spreadsheets/{sid}/values:batchUpdate", json={"valueInputOption": "USER_ENTERED", "data": data}).raise_for_status()
+    names = [r[0] for r in view.sheets.values(SHEET, "Metrics!A1:A50")]
+    view.sheets.batch_update(SHEET, {f"Metrics!B{names.index(k) + 1}:C{names.index(k) + 1}": [[v, "reference"]] for k, v in values.items()})
 
 
 def _means(view, exclude: tuple[str, ...] = ()) -> tuple[float, float, float]:
@@ -372,31 +341,11 @@ def _means(view, exclude: tuple[str, ...] = ()) -> tuple[float, float, float]:
 
 
 def _peer_reviewed(view) -> int:
-    with _notion(view) as api:
-        return sum(1 for p in _kb_pages(api, PUBS).values() if (p["properties"]["Status"]["select"] or {}).get("name") == "published")
-
-
-def _send(view, to: list[str], subject: str, body: str, attachment: tuple[str, bytes, str, str] | None = None) -> None:
-    import smtplib
-    from email.message import EmailMessage
-
-    env = view.env
-    msg = EmailMessage()
-    msg["From"], msg["To"], msg["Subject"] = env["CLAWMARK_MAIL_USER"], ", ".join(to), subject
-    msg.set_content(body)
-    if attachment:
-        name, data, maintype, subtype = attachment
-        msg.add_attachment(data, maintype=maintype, subtype=subtype, filename=name)
-    with smtplib.SMTP(env["CLAWMARK_SMTP_HOST"], int(env["CLAWMARK_SMTP_PORT"])) as smtp:
-        smtp.login(env["CLAWMARK_MAIL_USER"], env["CLAWMARK_MAIL_PASSWORD"])
-        smtp.send_message(msg)
+    return sum(1 for p in view.kb.rows(PUBS).values() if (p["properties"]["Status"]["select"] or {}).get("name") == "published")
 
 
 @task.solution(day=1)
 def solve_monday(view):
-    import caldav
-    from icalendar import Calendar, Event, vCalAddress
-
     # Read off the evidence: "We sequenced 312 rhizosphere samples" (published paper, Soil Biology and
     # Biochemistry 2025, doi 10.1016/j.soilbio.2025.109712); the preprint is bioRxiv 10.1101/2025.03.11.642871;
     # the chart's site C bar is labelled 41%.
@@ -408,27 +357,13 @@ def solve_monday(view):
         "P1": ("Soil Biology and Biochemistry", P1_DOI, "published"),
         "P2": ("bioRxiv", P2_PREPRINT_DOI, "preprint"),
     }
-    with _notion(view) as api:
-        for ref, page in _kb_pages(api, PUBS).items():
-            journal, doi, status = details[ref]
-            props = {"Journal": {"rich_text": [{"text": {"content": journal}}]}, "Year": {"number": 2025},
-                     "DOI": {"rich_text": [{"text": {"content": doi}}]}, "Status": {"select": {"name": status}}}
-            api.patch(f"/v1/pages/{page['id']}", json={"properties": props}).raise_for_status()
-    ev = Event()
-    ev.add("uid", "nrc4417-review@lund-agri.example")
-    ev.add("summary", "NRC-4417 report review")
-    ev.add("dtstart", REVIEW_START.astimezone(timezone.utc))
-    ev.add("dtend", (REVIEW_START + timedelta(hours=1)).astimezone(timezone.utc))
-    ev.add("dtstamp", view.clock.astimezone(timezone.utc))
-    for who in (KARIN[1], MATEO[1]):
-        ev.add("attendee", vCalAddress(f"mailto:{who}"))
-    cal = Calendar()
-    cal.add("prodid", "-//clawmark reference//EN")
-    cal.add("version", "2.0")
-    cal.add_component(ev)
-    env = view.env
-    with caldav.DAVClient(url=env["CLAWMARK_CALDAV_URL"], username=env["CLAWMARK_CALDAV_USER"], password=env["CLAWMARK_CALDAV_PASSWORD"]) as client:
-        client.principal().calendars()[0].save_event(cal.to_ical().decode())
+    for ref, page in view.kb.rows(PUBS).items():
+        journal, doi, status = details[ref]
+        props = {"Journal": {"rich_text": text_value(journal)}, "Year": {"number": 2025},
+                 "DOI": {"rich_text": text_value(doi)}, "Status": {"select": {"name": status}}}
+        view.kb.update_page(page["id"], props)
+    view.calendar.book("nrc4417-review@lund-agri.example", "NRC-4417 report review", REVIEW_START, REVIEW_START + timedelta(hours=1),
+                       attendees=[KARIN[1], MATEO[1]], stamp=view.clock)
     # Felix's request waits: the DUA is pending signature in the KB.
 
 
@@ -442,23 +377,22 @@ def solve_tuesday(view):
 @task.solution(day=3)
 def solve_wednesday(view):
     control, drought, change = _means(view, exclude=("D-DR-05", "D-DR-06"))
-    with _notion(view) as api:
-        pubs = _kb_pages(api, PUBS)
-        dua = _kb_pages(api, AGREEMENTS)[DUA]
+    pubs = view.kb.rows(PUBS)
+    dua = view.kb.rows(AGREEMENTS)[DUA]
     report = {
         "grant": "NRC-4417", "year": 2025,
         "metrics": {"samples_sequenced": 312, "field_sites": 4, "mean_biomass_control_g": control, "mean_biomass_drought_g": drought,
                     "biomass_change_pct": change, "root_colonisation_site_c_pct": 41,
                     "peer_reviewed_publications": sum(1 for p in pubs.values() if p["properties"]["Status"]["select"]["name"] == "published")},
-        "publications": [{"ref": ref, "doi": _text(pubs[ref], "DOI"), "status": pubs[ref]["properties"]["Status"]["select"]["name"]}
+        "publications": [{"ref": ref, "doi": Notion.plain(pubs[ref]["properties"]["DOI"]), "status": pubs[ref]["properties"]["Status"]["select"]["name"]}
                          for ref in ("P1", "P2")],
     }
     payload = json.dumps(report, indent=2)
     view.write_text(REPORT, payload)
-    _send(view, [SANNA], REPORT_SUBJECT, "Dear Dr. Virtanen, please find the NRC-4417 annual report attached. Amara Osei",
-          (REPORT, payload.encode(), "application", "json"))
+    view.mail.send([SANNA], REPORT_SUBJECT, "Dear Dr. Virtanen, please find the NRC-4417 annual report attached. Amara Osei",
+                   attachments=[(REPORT, payload.encode(), "application/json")])
     if dua["properties"]["Status"]["select"]["name"] == "signed":  # signed overnight
         data = view.path(f"data/{DATA_FILE}").read_bytes()
-        _send(view, [FELIX], "Re: Plot biomass data for the joint model",
-              "Dear Felix, the DUA is now signed, so here is the 2025 plot file. Note: plots D-DR-05 and D-DR-06 were flooded "
-              "and should be excluded. Best, Amara", (DATA_FILE, data, "text", "csv"))
+        view.mail.send([FELIX], "Re: Plot biomass data for the joint model",
+                       "Dear Felix, the DUA is now signed, so here is the 2025 plot file. Note: plots D-DR-05 and D-DR-06 were flooded "
+                       "and should be excluded. Best, Amara", attachments=[(DATA_FILE, data, "text/csv")])
