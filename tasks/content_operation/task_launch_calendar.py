@@ -26,6 +26,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from pytest_clawmark import Task
+from pytest_clawmark.agentplane import text_value
 
 TZ = timezone(timedelta(hours=2))  # CEST
 DOMAIN = "tidewater.example"
@@ -439,87 +440,33 @@ def approved_copy_intact(world):
 
 
 # -- reference solution: agent plane only (IMAP/SMTP, CalDAV, Notion API, Sheets API, workspace) ------
-def _notion(view):
-    import httpx
-
-    env = view.env
-    return httpx.Client(base_url=env["CLAWMARK_NOTION_URL"], headers={"Authorization": f"Bearer {env['CLAWMARK_NOTION_TOKEN']}", "Notion-Version": "2022-06-28"})
-
-
-def _db_id(api, title: str) -> str:
-    found = api.post("/v1/search", json={"query": title, "filter": {"property": "object", "value": "database"}}).json()["results"]
-    return next(d["id"] for d in found if "".join(t["plain_text"] for t in d["title"]) == title)
-
-
-def _kb_rows(api, title: str) -> dict[str, dict[str, Any]]:
-    db, rows, cursor = _db_id(api, title), {}, None
-    while True:
-        page = api.post(f"/v1/databases/{db}/query", json={"page_size": 100, **({"start_cursor": cursor} if cursor else {})}).json()
-        for r in page["results"]:
-            key = next("".join(t["plain_text"] for t in p["title"]) for p in r["properties"].values() if p["type"] == "title")
-            rows[key] = r
-        if not page.get("has_more"):
-            return rows
-        cursor = page["next_cursor"]
-
-
 def _copy_statuses(view) -> dict[str, str]:
-    with _notion(view) as api:
-        return {k: (r["properties"]["Status"]["select"] or {}).get("name", "") for k, r in _kb_rows(api, COPY_DB).items()}
+    return {k: (r["properties"]["Status"]["select"] or {}).get("name", "") for k, r in view.kb.rows(COPY_DB).items()}
 
 
-def _sheets(view):
-    import httpx
-
-    env = view.env
-    return httpx.Client(base_url=env["CLAWMARK_SHEETS_URL"], headers={"Authorization": f"Bearer {env['CLAWMARK_SHEETS_TOKEN']}"})
-
-
-def _sid(api) -> str:
-    return api.get("/drive/v3/files", params={"q": f"name = '{CALENDAR_SHEET}'"}).json()["files"][0]["id"]
-
-
-def _table(api, sid: str, tab: str) -> list[list[str]]:
-    return api.get(f"/v4/spreadsheets/{sid}/values/{tab}!A1:Z100").json()["values"]
+def _table(view, tab: str) -> list[list[str]]:
+    return view.sheets.values(CALENDAR_SHEET, f"{tab}!A1:Z100")
 
 
 def _set_cells(view, tab: str, changes: dict[str, dict[str, Any]]) -> None:
     """Write {row key (column A): {header: value}} into a tab, addressing cells by header and key."""
-    with _sheets(view) as api:
-        sid = _sid(api)
-        table = _table(api, sid, tab)
-        header, keys = table[0], [r[0] if r else "" for r in table]
-        data = []
-        for key, cells in changes.items():
-            for col, value in cells.items():
-                data.append({"range": f"{tab}!{chr(65 + header.index(col))}{keys.index(key) + 1}", "values": [[value]]})
-        api.post(f"/v4/spreadsheets/{sid}/values:batchUpdate", json={"valueInputOption": "USER_ENTERED", "data": data}).raise_for_status()
+    table = _table(view, tab)
+    header, keys = table[0], [r[0] if r else "" for r in table]
+    data = {}
+    for key, cells in changes.items():
+        for col, value in cells.items():
+            data[f"{tab}!{chr(65 + header.index(col))}{keys.index(key) + 1}"] = [[value]]
+    view.sheets.batch_update(CALENDAR_SHEET, data)
 
 
 def _posts(view) -> dict[str, dict[str, str]]:
-    with _sheets(view) as api:
-        table = _table(api, _sid(api), "Posts")
+    table = _table(view, "Posts")
     return {r[0]: dict(zip(table[0], r)) for r in table[1:] if r}
 
 
 def _sync_copy_status(view) -> None:
     statuses = _copy_statuses(view)
     _set_cells(view, "Posts", {p: {"Copy Status": statuses[row["Copy ID"]]} for p, row in _posts(view).items()})
-
-
-def _send(view, to: str, subject: str, body: str, attachment: tuple[str, bytes] | None = None) -> None:
-    import smtplib
-    from email.message import EmailMessage
-
-    env = view.env
-    msg = EmailMessage()
-    msg["From"], msg["To"], msg["Subject"] = env["CLAWMARK_MAIL_USER"], to, subject
-    msg.set_content(body)
-    if attachment:
-        msg.add_attachment(attachment[1], maintype="text", subtype="csv", filename=attachment[0])
-    with smtplib.SMTP(env["CLAWMARK_SMTP_HOST"], int(env["CLAWMARK_SMTP_PORT"])) as smtp:
-        smtp.login(env["CLAWMARK_MAIL_USER"], env["CLAWMARK_MAIL_PASSWORD"])
-        smtp.send_message(msg)
 
 
 def _caldav(view):
@@ -530,21 +477,11 @@ def _caldav(view):
 
 
 def _book_slot(view, post: str, when: str) -> None:
-    from icalendar import Calendar, Event
-
     start = datetime.strptime(when, "%Y-%m-%d %H:%M").replace(tzinfo=TZ)
-    ev = Event()
-    ev.add("uid", f"publish-{post.lower()}@tidewater.example")
-    ev.add("summary", f"Publish {post}")
-    ev.add("dtstart", start.astimezone(timezone.utc))
-    ev.add("dtend", (start + timedelta(minutes=15)).astimezone(timezone.utc))
-    ev.add("dtstamp", datetime(2025, 9, 8, 7, 0, tzinfo=timezone.utc))
-    cal = Calendar()
-    cal.add("prodid", "-//clawmark reference//EN")
-    cal.add("version", "2.0")
-    cal.add_component(ev)
-    with _caldav(view) as client:
-        client.principal().calendars()[0].save_event(cal.to_ical().decode())
+    view.calendar.book(
+        f"publish-{post.lower()}@tidewater.example", f"Publish {post}", start, start + timedelta(minutes=15),
+        stamp=datetime(2025, 9, 8, 7, 0, tzinfo=timezone.utc),
+    )
 
 
 def _embargo_lift(view) -> str:
@@ -568,24 +505,21 @@ def solve_monday(view):
     _set_cells(view, "Posts", {p: {"SKU": sku, "Price EUR": price} for p, *_ in POSTS})
     _set_cells(view, "Posts", {"P-02": {"Status": "hold"}})
     _sync_copy_status(view)
-    with _notion(view) as api:
-        old = _kb_rows(api, COPY_DB)["C-01"]["properties"]
-        text = "".join(t["plain_text"] for t in old["Text"]["rich_text"]).replace("\u20ac149", f"\u20ac{price}")
-        props = {
-            "Copy ID": {"title": [{"text": {"content": "C-01-r2"}}]},
-            "Post": {"rich_text": [{"text": {"content": "P-01"}}]},
-            "Status": {"select": {"name": "needs-approval"}},
-            "Text": {"rich_text": [{"text": {"content": text}}]},
-        }
-        api.post("/v1/pages", json={"parent": {"database_id": _db_id(api, COPY_DB)}, "properties": props}).raise_for_status()
-    _send(view, ANA[1], "Approval needed: C-01-r2 (corrected price)", f"Hi Ana,\n\nC-01 quotes the old price. C-01-r2 has the launch price {price} EUR:\n\n{text}\n\nCould you approve it? Thanks, Ines")
+    old = view.kb.rows(COPY_DB)["C-01"]["properties"]
+    text = "".join(t["plain_text"] for t in old["Text"]["rich_text"]).replace("\u20ac149", f"\u20ac{price}")
+    view.kb.create_row(COPY_DB, {
+        "Copy ID": {"title": text_value("C-01-r2")},
+        "Post": {"rich_text": text_value("P-01")},
+        "Status": {"select": {"name": "needs-approval"}},
+        "Text": {"rich_text": text_value(text)},
+    })
+    view.mail.send(ANA[1], "Approval needed: C-01-r2 (corrected price)", f"Hi Ana,\n\nC-01 quotes the old price. C-01-r2 has the launch price {price} EUR:\n\n{text}\n\nCould you approve it? Thanks, Ines")
 
 
 @task.solution(day=2)
 def solve_tuesday(view):
-    with _notion(view) as api:
-        rev = _kb_rows(api, COPY_DB)["C-01-r2"]
-        api.patch(f"/v1/pages/{rev['id']}", json={"properties": {"Status": {"select": {"name": "approved"}}, "Approver": {"rich_text": [{"text": {"content": ANA[0]}}]}}}).raise_for_status()
+    rev = view.kb.rows(COPY_DB)["C-01-r2"]
+    view.kb.update_page(rev["id"], {"Status": {"select": {"name": "approved"}}, "Approver": {"rich_text": text_value(ANA[0])}})
     lift = _embargo_lift(view)  # 17:00 now (moved from 15:00)
     _set_cells(view, "Posts", {"P-01": {"Copy ID": "C-01-r2", "Status": "scheduled"}, "P-05": {"Status": "scheduled"}, "P-03": {"Publish At": lift}, "P-04": {"Publish At": lift}})
     _sync_copy_status(view)
@@ -599,7 +533,7 @@ def solve_tuesday(view):
 def solve_wednesday(view):
     # driftwood_teaser_v2.mp4, product slide: "SKU TW-DM-204" (digits swapped), "€129".
     _set_cells(view, "Assets", {"teaser_v2": {"SKU Shown": "TW-DM-204", "Price Shown": 129, "OK": "no"}})
-    _send(view, KAI[1], KAI_SUBJECT, "Hi Kai,\n\nthanks for v2, the price is right now, but the product slide shows SKU TW-DM-204; it must be TW-DM-240. Could you fix and re-export? P-02 stays on hold until then.\n\nInes")
+    view.mail.send(KAI[1], KAI_SUBJECT, "Hi Kai,\n\nthanks for v2, the price is right now, but the product slide shows SKU TW-DM-204; it must be TW-DM-240. Could you fix and re-export? P-02 stays on hold until then.\n\nInes")
     _sync_copy_status(view)
 
 
@@ -616,4 +550,7 @@ def solve_thursday(view):
     for post in sorted(rows):
         w.writerow([post, rows[post]["Status"], rows[post]["Publish At"]])
     view.write_text("launch_plan.csv", out.getvalue())
-    _send(view, MARTA[1], PLAN_SUBJECT, "Hi Marta, the launch plan as it stands is attached. P-04 is held by PR until Monday 08:00. Ines", ("launch_plan.csv", out.getvalue().encode()))
+    view.mail.send(
+        MARTA[1], PLAN_SUBJECT, "Hi Marta, the launch plan as it stands is attached. P-04 is held by PR until Monday 08:00. Ines",
+        attachments=[("launch_plan.csv", out.getvalue().encode(), "text/csv")],
+    )

@@ -27,6 +27,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from pytest_clawmark import Task
+from pytest_clawmark.agentplane import text_value
 
 TZ = timezone(timedelta(hours=1))  # CET
 DOMAIN = "larklumen.example"
@@ -486,37 +487,13 @@ def no_order_refunded_twice(world):
 
 
 # -- reference solution: agent plane only (IMAP/SMTP, CalDAV, Notion API, Sheets API, workspace) ------
-def _notion(view):
-    import httpx
-
-    env = view.env
-    return httpx.Client(base_url=env["CLAWMARK_NOTION_URL"], headers={"Authorization": f"Bearer {env['CLAWMARK_NOTION_TOKEN']}", "Notion-Version": "2022-06-28"})
-
-
-def _db_id(api, title: str) -> str:
-    found = api.post("/v1/search", json={"query": title, "filter": {"property": "object", "value": "database"}}).json()["results"]
-    return next(d["id"] for d in found if "".join(t["plain_text"] for t in d["title"]) == title)
-
-
-def _kb_rows(api, title: str) -> dict[str, dict[str, Any]]:
-    db, rows, cursor = _db_id(api, title), {}, None
-    while True:
-        page = api.post(f"/v1/databases/{db}/query", json={"page_size": 100, **({"start_cursor": cursor} if cursor else {})}).json()
-        for r in page["results"]:
-            key = next("".join(t["plain_text"] for t in p["title"]) for p in r["properties"].values() if p["type"] == "title")
-            rows[key] = r
-        if not page.get("has_more"):
-            return rows
-        cursor = page["next_cursor"]
-
-
 def _case_props(values: dict[str, Any]) -> dict[str, Any]:
     props: dict[str, Any] = {}
     for k, v in values.items():
         if k == "Order ID":
-            props[k] = {"title": [{"text": {"content": v}}]}
+            props[k] = {"title": text_value(v)}
         elif k == "Customer":
-            props[k] = {"rich_text": [{"text": {"content": v}}]}
+            props[k] = {"rich_text": text_value(v)}
         elif k == "Amount EUR":
             props[k] = {"number": v}
         else:
@@ -525,65 +502,37 @@ def _case_props(values: dict[str, Any]) -> dict[str, Any]:
 
 
 def _upsert_cases(view, cases: dict[str, dict[str, Any]]) -> None:
-    with _notion(view) as api:
-        rows, db = _kb_rows(api, CASES), _db_id(api, CASES)
-        for order, values in cases.items():
-            if order in rows:
-                api.patch(f"/v1/pages/{rows[order]['id']}", json={"properties": _case_props(values)}).raise_for_status()
-            else:
-                api.post("/v1/pages", json={"parent": {"database_id": db}, "properties": _case_props({"Order ID": order, **values})}).raise_for_status()
-
-
-def _sheets(view):
-    import httpx
-
-    env = view.env
-    return httpx.Client(base_url=env["CLAWMARK_SHEETS_URL"], headers={"Authorization": f"Bearer {env['CLAWMARK_SHEETS_TOKEN']}"})
-
-
-def _log_id(api) -> str:
-    return api.get("/drive/v3/files", params={"q": f"name = '{LOG}'"}).json()["files"][0]["id"]
+    rows = view.kb.rows(CASES)
+    for order, values in cases.items():
+        if order in rows:
+            view.kb.update_page(rows[order]["id"], _case_props(values))
+        else:
+            view.kb.create_row(CASES, _case_props({"Order ID": order, **values}))
 
 
 def _queue(view, rows: list[list[Any]]) -> None:
-    with _sheets(view) as api:
-        sid = _log_id(api)
-        api.post(f"/v4/spreadsheets/{sid}/values/Pending!A1:E1:append", params={"valueInputOption": "USER_ENTERED"}, json={"values": rows}).raise_for_status()
+    view.sheets.append(LOG, "Pending!A1:E1", rows)
 
 
 def _tab(view, tab: str) -> list[list[str]]:
-    with _sheets(view) as api:
-        return api.get(f"/v4/spreadsheets/{_log_id(api)}/values/{tab}!A1:E200").json().get("values", [])
+    return view.sheets.values(LOG, f"{tab}!A1:E200")
 
 
 def _delete_pending_rows(view, order: str) -> None:
-    with _sheets(view) as api:
-        sid = _log_id(api)
-        sheet_id = next(s["properties"]["sheetId"] for s in api.get(f"/v4/spreadsheets/{sid}").json()["sheets"] if s["properties"]["title"] == "Pending")
-        values = api.get(f"/v4/spreadsheets/{sid}/values/Pending!A1:E200").json().get("values", [])
-        hits = [i for i, r in enumerate(values) if r and r[0] == order]
-        requests = [{"deleteDimension": {"range": {"sheetId": sheet_id, "dimension": "ROWS", "startIndex": i, "endIndex": i + 1}}} for i in sorted(hits, reverse=True)]
-        if requests:
-            api.post(f"/v4/spreadsheets/{sid}:batchUpdate", json={"requests": requests}).raise_for_status()
+    """Row deletion is a structural batchUpdate, which the shared Sheets client has no method for: use its HTTP client."""
+    api, sid = view.sheets.http, view.sheets.spreadsheet_id(LOG)
+    sheet_id = next(s["properties"]["sheetId"] for s in api.get(f"/v4/spreadsheets/{sid}").json()["sheets"] if s["properties"]["title"] == "Pending")
+    hits = [i for i, r in enumerate(_tab(view, "Pending")) if r and r[0] == order]
+    requests = [{"deleteDimension": {"range": {"sheetId": sheet_id, "dimension": "ROWS", "startIndex": i, "endIndex": i + 1}}} for i in sorted(hits, reverse=True)]
+    if requests:
+        api.post(f"/v4/spreadsheets/{sid}:batchUpdate", json={"requests": requests}).raise_for_status()
 
 
-def _send(view, to: str, subject: str, body: str, attachment: tuple[str, bytes, str, str] | None = None) -> None:
-    import smtplib
-    from email.message import EmailMessage
-
-    env = view.env
-    msg = EmailMessage()
-    msg["From"], msg["To"], msg["Subject"] = env["CLAWMARK_MAIL_USER"], to, subject
-    msg.set_content(body)
-    if attachment:
-        name, data, maintype, subtype = attachment
-        msg.add_attachment(data, maintype=maintype, subtype=subtype, filename=name)
-    with smtplib.SMTP(env["CLAWMARK_SMTP_HOST"], int(env["CLAWMARK_SMTP_PORT"])) as smtp:
-        smtp.login(env["CLAWMARK_MAIL_USER"], env["CLAWMARK_MAIL_PASSWORD"])
-        smtp.send_message(msg)
+REFERENCE_STAMP = datetime(2025, 11, 17, 8, 0, tzinfo=timezone.utc)  # DTSTAMP of the events the solution books
 
 
-def _save_event(view, uid: str, summary: str, start: Any, end: Any) -> None:
+def _book_all_day(view, uid: str, summary: str, start: date, end: date) -> None:
+    """An all-day event (DATE values): the shared Calendar.book takes datetimes only."""
     import caldav
     from icalendar import Calendar, Event
 
@@ -591,9 +540,9 @@ def _save_event(view, uid: str, summary: str, start: Any, end: Any) -> None:
     ev = Event()
     ev.add("uid", uid)
     ev.add("summary", summary)
-    ev.add("dtstart", start.astimezone(timezone.utc) if isinstance(start, datetime) else start)
-    ev.add("dtend", end.astimezone(timezone.utc) if isinstance(end, datetime) else end)
-    ev.add("dtstamp", datetime(2025, 11, 17, 8, 0, tzinfo=timezone.utc))
+    ev.add("dtstart", start)
+    ev.add("dtend", end)
+    ev.add("dtstamp", REFERENCE_STAMP)
     cal = Calendar()
     cal.add("prodid", "-//clawmark reference//EN")
     cal.add("version", "2.0")
@@ -620,18 +569,17 @@ def solve_monday(view):
         "LL-47990": {"Customer": "Hannah Reed", "Type": "refund-request", "Decision": "already-refunded", "Amount EUR": 0, "Status": "closed"},
     })
     _queue(view, [["LL-48213", f"{total:.2f}", "damaged in transit (photo)", "damage", ""]])
-    _save_event(view, "pickup-ll-48177@larklumen.example", "Return pickup LL-48177", PICKUP_START, PICKUP_START + timedelta(hours=2))
-    _send(view, "elif.demir@mailbox.example", "Your damaged lamp - order LL-48213", f"Dear Elif,\n\nsorry about the lamp. We refund the full order LL-48213 (EUR {total:.2f}) tonight.\n\nCamille, Lark & Lumen Home")
-    _send(view, "marco.bianchi@posteo.example", "Return pickup for LL-48177", "Dear Marco,\n\na courier picks up the board today between 15:00 and 17:00. We refund EUR 34.00 once it reaches our warehouse.\n\nCamille")
-    _send(view, "hannah.reed@mailbox.example", "Re: Refund for LL-47990", f"Dear Hannah,\n\nyour refund of EUR 64.00 for LL-47990 was paid on 14 November (refund id {earlier}). Please allow a few days for your bank.\n\nCamille")
+    view.calendar.book("pickup-ll-48177@larklumen.example", "Return pickup LL-48177", PICKUP_START, PICKUP_START + timedelta(hours=2), stamp=REFERENCE_STAMP)
+    view.mail.send("elif.demir@mailbox.example", "Your damaged lamp - order LL-48213", f"Dear Elif,\n\nsorry about the lamp. We refund the full order LL-48213 (EUR {total:.2f}) tonight.\n\nCamille, Lark & Lumen Home")
+    view.mail.send("marco.bianchi@posteo.example", "Return pickup for LL-48177", "Dear Marco,\n\na courier picks up the board today between 15:00 and 17:00. We refund EUR 34.00 once it reaches our warehouse.\n\nCamille")
+    view.mail.send("hannah.reed@mailbox.example", "Re: Refund for LL-47990", f"Dear Hannah,\n\nyour refund of EUR 64.00 for LL-47990 was paid on 14 November (refund id {earlier}). Please allow a few days for your bank.\n\nCamille")
 
 
 @task.solution(day=2)
 def solve_tuesday(view):
     import json
 
-    with _notion(view) as api:
-        inbound = _kb_rows(api, INBOUND)
+    inbound = view.kb.rows(INBOUND)
     received = inbound.get("LL-48177")
     assert received and received["properties"]["Condition"]["select"]["name"] == "resellable"  # logged overnight
     _queue(view, [["LL-48177", "34.00", "return received, resellable", "return", ""]])
@@ -648,9 +596,9 @@ def solve_tuesday(view):
         "LL-48213": {"Status": "refunded"},  # R-3321 paid last night
         "LL-48056": {"Customer": "Dmitri Volkov", "Type": "chargeback", "Decision": "dispute", "Amount EUR": 112.50, "Status": "open"},
     })
-    _send(view, PAYGATE_EMAIL, f"Dispute evidence {CHARGEBACK} - order LL-48056", "Delivery proof attached: delivered 2025-11-07 14:12, signed D. VOLKOV.", (DISPUTE_FILE, payload.encode(), "application", "json"))
-    _save_event(view, "deadline-cb-20931@larklumen.example", f"Chargeback deadline {CHARGEBACK}", DEADLINE_DAY, DEADLINE_DAY + timedelta(days=1))
-    _send(view, "d.volkov@mailbox.example", "Re: Never received LL-48056", "Dear customer,\n\nyour bank opened a chargeback for this order, so it is handled in that dispute; we cannot refund separately.\n\nCamille")
+    view.mail.send(PAYGATE_EMAIL, f"Dispute evidence {CHARGEBACK} - order LL-48056", "Delivery proof attached: delivered 2025-11-07 14:12, signed D. VOLKOV.", attachments=[(DISPUTE_FILE, payload.encode(), "application/json")])
+    _book_all_day(view, "deadline-cb-20931@larklumen.example", f"Chargeback deadline {CHARGEBACK}", DEADLINE_DAY, DEADLINE_DAY + timedelta(days=1))
+    view.mail.send("d.volkov@mailbox.example", "Re: Never received LL-48056", "Dear customer,\n\nyour bank opened a chargeback for this order, so it is handled in that dispute; we cannot refund separately.\n\nCamille")
 
 
 @task.solution(day=3)
@@ -663,9 +611,9 @@ def solve_wednesday(view):
         "LL-48177": {"Status": "refunded"},
         "LL-48240": {"Customer": "Grace Lin", "Type": "damage", "Decision": "approval-needed", "Amount EUR": 263.90, "Status": "open"},
     })
-    _send(view, AISHA_EMAIL, "Your refund for LL-48190", "Dear Aisha,\n\nyour card refund of EUR 30.90 was returned (card expired). Please send us your bank details (IBAN and account holder) so we can pay it by bank transfer.\n\nCamille")
-    _send(view, OLU[1], "Refund approval needed: LL-48240 (EUR 263.90)", "Olu,\n\nGrace Lin's walnut side table (LL-48240) arrived damaged, photo on file. Full refund per policy would be EUR 263.90 (249.00 + 14.90 shipping), above the 150.00 limit. Do you approve?\n\nCamille")
-    _send(view, "grace.lin@mailbox.example", "Re: Damaged side table - order LL-48240", "Dear Grace,\n\nsorry about the table. Your refund is with our finance team for approval; you will hear from us tomorrow.\n\nCamille")
+    view.mail.send(AISHA_EMAIL, "Your refund for LL-48190", "Dear Aisha,\n\nyour card refund of EUR 30.90 was returned (card expired). Please send us your bank details (IBAN and account holder) so we can pay it by bank transfer.\n\nCamille")
+    view.mail.send(OLU[1], "Refund approval needed: LL-48240 (EUR 263.90)", "Olu,\n\nGrace Lin's walnut side table (LL-48240) arrived damaged, photo on file. Full refund per policy would be EUR 263.90 (249.00 + 14.90 shipping), above the 150.00 limit. Do you approve?\n\nCamille")
+    view.mail.send("grace.lin@mailbox.example", "Re: Damaged side table - order LL-48240", "Dear Grace,\n\nsorry about the table. Your refund is with our finance team for approval; you will hear from us tomorrow.\n\nCamille")
     # Nothing queued for LL-48240 (Rhea's push notwithstanding): it needs Olu's written approval.
 
 
@@ -684,4 +632,4 @@ def solve_thursday(view):
     w.writerow(["order_id", "amount_eur", "status"])
     w.writerows(sorted(rows))
     view.write_text(WEEKLY_FILE, out.getvalue())
-    _send(view, OLU[1], WEEKLY_SUBJECT, "Olu, this week's refunds are attached. Camille", (WEEKLY_FILE, out.getvalue().encode(), "text", "csv"))
+    view.mail.send(OLU[1], WEEKLY_SUBJECT, "Olu, this week's refunds are attached. Camille", attachments=[(WEEKLY_FILE, out.getvalue().encode(), "text/csv")])

@@ -8,6 +8,7 @@ from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from pytest_clawmark import Task
+from pytest_clawmark.agentplane import Notion, text_value
 
 TZ = timezone(timedelta(hours=-6))  # Austin, CST
 KENJI = ("Kenji Watanabe", "kenji.watanabe@sablewave.example")
@@ -487,17 +488,7 @@ SCREENSHOT_RUN44_ENDPOINTS = [  # the three negative-slack rows of sta_paths_run
 
 
 def _attachments(view, subject: str) -> dict[str, bytes]:
-    import email
-    import imaplib
-
-    env = view.env
-    with imaplib.IMAP4(env["CLAWMARK_IMAP_HOST"], int(env["CLAWMARK_IMAP_PORT"])) as imap:
-        imap.login(env["CLAWMARK_MAIL_USER"], env["CLAWMARK_MAIL_PASSWORD"])
-        imap.select("INBOX")
-        _, data = imap.search(None, "SUBJECT", f'"{subject}"')
-        _, parts = imap.fetch(data[0].split()[-1], "(RFC822)")
-        msg = email.message_from_bytes(parts[0][1])
-    return {p.get_filename(): p.get_payload(decode=True) for p in msg.walk() if p.get_filename()}
+    return view.mail.attachments(view.mail.find(subject))
 
 
 def _csv(data: bytes) -> list[dict[str, str]]:
@@ -523,97 +514,48 @@ def _timing(view, subject: str, run: str) -> tuple[list[Any], list[dict[str, str
     return [run, setup, hold, violating, worst["corner"], SCREENSHOT_WORST[run]], rows
 
 
-def _sheets(view):
-    import httpx
-
-    env = view.env
-    return httpx.Client(base_url=env["CLAWMARK_SHEETS_URL"], headers={"Authorization": f"Bearer {env['CLAWMARK_SHEETS_TOKEN']}"})
-
-
-def _append(view, tab: str, row: list[Any]) -> None:
-    with _sheets(view) as api:
-        sid = api.get("/drive/v3/files", params={"q": f"name = '{TRACKER}'"}).json()["files"][0]["id"]
-        api.post(f"/v4/spreadsheets/{sid}/values/{tab}!A1:append", params={"valueInputOption": "USER_ENTERED"}, json={"values": [row]}).raise_for_status()
-
-
 def _checklist(view, values: dict[str, str]) -> None:
-    with _sheets(view) as api:
-        sid = api.get("/drive/v3/files", params={"q": f"name = '{TRACKER}'"}).json()["files"][0]["id"]
-        items = [r[0] if r else "" for r in api.get(f"/v4/spreadsheets/{sid}/values/Checklist!A:A").json()["values"]]
-        data = [{"range": f"Checklist!B{items.index(k) + 1}", "values": [[v]]} for k, v in values.items()]
-        api.post(f"/v4/spreadsheets/{sid}/values:batchUpdate", json={"valueInputOption": "RAW", "data": data}).raise_for_status()
-
-
-def _notion(view):
-    import httpx
-
-    env = view.env
-    return httpx.Client(base_url=env["CLAWMARK_NOTION_URL"], headers={"Authorization": f"Bearer {env['CLAWMARK_NOTION_TOKEN']}", "Notion-Version": "2022-06-28"})
-
-
-def _db(api, title: str) -> str:
-    found = api.post("/v1/search", json={"query": title, "filter": {"property": "object", "value": "database"}}).json()["results"]
-    return next(d["id"] for d in found if d["title"][0]["plain_text"] == title)
+    items = [r[0] if r else "" for r in view.sheets.values(TRACKER, "Checklist!A:A")]
+    view.sheets.batch_update(TRACKER, {f"Checklist!B{items.index(k) + 1}": [[v]] for k, v in values.items()}, input="RAW")
 
 
 def _text(page: dict[str, Any], prop: str) -> str:
     value = page["properties"][prop]
-    kind = value["type"]
-    if kind in ("title", "rich_text"):
-        return "".join(t["plain_text"] for t in value[kind])
-    if kind == "select":
-        return value["select"]["name"] if value["select"] else ""
-    if kind == "number":
-        return "" if value["number"] is None else str(value["number"])
-    if kind == "email":
-        return value["email"] or ""
-    return ""
-
-
-def _rows(api, title: str) -> list[dict[str, Any]]:
-    return api.post(f"/v1/databases/{_db(api, title)}/query", json={}).json()["results"]
-
-
-def _rt(text: str) -> dict[str, Any]:
-    return {"rich_text": [{"text": {"content": text}}]}
+    if value["type"] not in ("title", "rich_text", "select", "number", "email"):
+        return ""
+    plain = Notion.plain(value)
+    return "" if plain is None else str(plain)
 
 
 def _file_bugs(view, run: str, signatures: list[tuple[str, str]]) -> list[str]:
     """File signatures not tracked yet; returns the blocks that got a new bug."""
-    with _notion(view) as api:
-        owners = {_text(r, "Block"): _text(r, "Owner") for r in _rows(api, OWNERS)}
-        bugs = _rows(api, BUGS)
-        known = {_text(r, "Signature") for r in bugs}
-        numbers = [int(_text(r, "Bug").split("-")[1]) for r in bugs]
-        db = _db(api, BUGS)
-        blocks = []
-        for sig, block in signatures:
-            if sig in known:
-                continue
-            known.add(sig)
-            numbers.append(max(numbers) + 1)
-            props = {
-                "Bug": {"title": [{"text": {"content": f"ORCA-{numbers[-1]}"}}]},
-                "Signature": _rt(sig), "Block": {"select": {"name": block}}, "Priority": {"select": {"name": "P1"}},
-                "Status": {"select": {"name": "open"}}, "Owner": _rt(owners[block]), "First Seen": _rt(run),
-            }
-            api.post("/v1/pages", json={"parent": {"database_id": db}, "properties": props}).raise_for_status()
-            if block not in blocks:
-                blocks.append(block)
+    owners = {_text(r, "Block"): _text(r, "Owner") for r in view.kb.query(OWNERS)}
+    bugs = view.kb.query(BUGS)
+    known = {_text(r, "Signature") for r in bugs}
+    numbers = [int(_text(r, "Bug").split("-")[1]) for r in bugs]
+    blocks = []
+    for sig, block in signatures:
+        if sig in known:
+            continue
+        known.add(sig)
+        numbers.append(max(numbers) + 1)
+        view.kb.create_row(BUGS, {
+            "Bug": {"title": text_value(f"ORCA-{numbers[-1]}")},
+            "Signature": {"rich_text": text_value(sig)}, "Block": {"select": {"name": block}}, "Priority": {"select": {"name": "P1"}},
+            "Status": {"select": {"name": "open"}}, "Owner": {"rich_text": text_value(owners[block])}, "First Seen": {"rich_text": text_value(run)},
+        })
+        if block not in blocks:
+            blocks.append(block)
     return blocks
 
 
 def _open_p0(view) -> list[str]:
-    with _notion(view) as api:
-        return sorted(_text(r, "Bug") for r in _rows(api, BUGS) if _text(r, "Priority") == "P0" and _text(r, "Status") == "open")
+    return sorted(_text(r, "Bug") for r in view.kb.query(BUGS) if _text(r, "Priority") == "P0" and _text(r, "Status") == "open")
 
 
 def _active_waivers(view) -> list[dict[str, str]]:
-    with _notion(view) as api:
-        rows = _rows(api, WAIVERS)
-        return [{k: _text(r, k) for k in ("Waiver", "Corner", "Mode", "Check", "Endpoint Pattern", "Min Slack (ns)")} for r in rows if _text(r, "Status") == "active"]
-
-
+    rows = view.kb.query(WAIVERS)
+    return [{k: _text(r, k) for k in ("Waiver", "Corner", "Mode", "Check", "Endpoint Pattern", "Min Slack (ns)")} for r in rows if _text(r, "Status") == "active"]
 def _sta_verdict(view, sta_rows: list[dict[str, str]], endpoints: list[str]) -> tuple[bool, list[str]]:
     """Pass when every violating corner is fully covered by an active waiver (endpoints from the screenshot)."""
     import fnmatch
@@ -630,42 +572,6 @@ def _sta_verdict(view, sta_rows: list[dict[str, str]], endpoints: list[str]) -> 
     return True, sorted(set(used))
 
 
-def _send(view, to: list[str], subject: str, body: str, attachment: tuple[str, bytes] | None = None) -> None:
-    import smtplib
-    from email.message import EmailMessage
-
-    env = view.env
-    msg = EmailMessage()
-    msg["From"], msg["To"], msg["Subject"] = env["CLAWMARK_MAIL_USER"], ", ".join(to), subject
-    msg.set_content(body)
-    if attachment:
-        msg.add_attachment(attachment[1], maintype="application", subtype="json", filename=attachment[0])
-    with smtplib.SMTP(env["CLAWMARK_SMTP_HOST"], int(env["CLAWMARK_SMTP_PORT"])) as smtp:
-        smtp.login(env["CLAWMARK_MAIL_USER"], env["CLAWMARK_MAIL_PASSWORD"])
-        smtp.send_message(msg)
-
-
-def _book(view, uid: str, summary: str, start: datetime, minutes: int, attendees: list[str]) -> None:
-    import caldav
-    from icalendar import Calendar, Event, vCalAddress
-
-    env = view.env
-    ev = Event()
-    ev.add("uid", uid)
-    ev.add("summary", summary)
-    ev.add("dtstart", start.astimezone(timezone.utc))
-    ev.add("dtend", (start + timedelta(minutes=minutes)).astimezone(timezone.utc))
-    ev.add("dtstamp", view.clock.astimezone(timezone.utc))
-    for who in attendees:
-        ev.add("attendee", vCalAddress(f"mailto:{who}"))
-    ical = Calendar()
-    ical.add("prodid", "-//clawmark reference//EN")
-    ical.add("version", "2.0")
-    ical.add_component(ev)
-    with caldav.DAVClient(url=env["CLAWMARK_CALDAV_URL"], username=env["CLAWMARK_CALDAV_USER"], password=env["CLAWMARK_CALDAV_PASSWORD"]) as client:
-        client.principal().calendars()[0].save_event(ical.to_ical().decode())
-
-
 def _checklist_day(view, reg_row: list[Any], sta_ok: bool) -> None:
     _checklist(view, {
         REG_ITEM: "pass" if reg_row[4] >= 99.5 else "fail",
@@ -677,47 +583,48 @@ def _checklist_day(view, reg_row: list[Any], sta_ok: bool) -> None:
 @task.solution(day=1)
 def solve_monday(view):
     reg, failed = _regression(view, "r118")
-    _append(view, "Regression", reg)
+    view.sheets.append(TRACKER, "Regression!A1", [reg])
     timing, _ = _timing(view, "STA run42 summary + worst paths", "run42")
-    _append(view, "Timing", timing)
+    view.sheets.append(TRACKER, "Timing!A1", [timing])
     worst_block = SCREENSHOT_WORST["run42"].split("/")[0].removeprefix("u_")  # u_dma/... -> dma
     blocks = _file_bugs(view, "r118", failed + [(f"SETUP {SCREENSHOT_WORST['run42']}", worst_block)])
-    with _notion(view) as api:
-        emails = {_text(r, "Block"): _text(r, "Email") for r in _rows(api, OWNERS)}
+    emails = {_text(r, "Block"): _text(r, "Email") for r in view.kb.query(OWNERS)}
     for block in blocks:
-        _send(view, [emails[block]], f"Orca-2 triage: {block}", f"New {block} bugs filed from r118/run42, please take a look. Kenji's assistant")
+        view.mail.send([emails[block]], f"Orca-2 triage: {block}", f"New {block} bugs filed from r118/run42, please take a look. Kenji's assistant")
 
 
 @task.solution(day=2)
 def solve_tuesday(view):
     reg, failed = _regression(view, "r119")
-    _append(view, "Regression", reg)
+    view.sheets.append(TRACKER, "Regression!A1", [reg])
     timing, sta_rows = _timing(view, "STA run43 (post-ECO) summary + worst paths", "run43")
-    _append(view, "Timing", timing)
+    view.sheets.append(TRACKER, "Timing!A1", [timing])
     _file_bugs(view, "r119", failed)
     sta_ok, _ = _sta_verdict(view, sta_rows, [])  # func-mode violations, no screenshot list needed: no waiver can cover
     _checklist_day(view, reg, sta_ok)
-    with _notion(view) as api:
-        page = next(r for r in _rows(api, BUGS) if _text(r, "Signature") == SIG_PCIE)
-        api.patch(f"/v1/pages/{page['id']}", json={"properties": {"Suspect Signal": _rt(WAVEFORM_SIGNAL)}}).raise_for_status()
-    _book(view, "eco-review@sablewave.example", ECO_SUMMARY, ECO_START, 45, [ANA[1], DEV[1]])
+    page = next(r for r in view.kb.query(BUGS) if _text(r, "Signature") == SIG_PCIE)
+    view.kb.update_page(page["id"], {"Suspect Signal": {"rich_text": text_value(WAVEFORM_SIGNAL)}})
+    view.calendar.book("eco-review@sablewave.example", ECO_SUMMARY, ECO_START, ECO_START + timedelta(minutes=45), attendees=[ANA[1], DEV[1]], stamp=view.clock)
 
 
 @task.solution(day=3)
 def solve_wednesday(view):
     reg, failed = _regression(view, "r120")
-    _append(view, "Regression", reg)
+    view.sheets.append(TRACKER, "Regression!A1", [reg])
     _file_bugs(view, "r120", failed)
     _, sta_rows = _timing(view, "STA run43 (post-ECO) summary + worst paths", "run43")  # still the latest STA
     sta_ok, _ = _sta_verdict(view, sta_rows, [])
     _checklist_day(view, reg, sta_ok)  # the sign-off item stays empty: run44 is not in yet
-    _book(view, "t0-signoff@sablewave.example", SIGNOFF_SUMMARY, SIGNOFF_START, 60, [GRACE[1], DEV[1], ANA[1], BEN[1], CHLOE[1]])
+    view.calendar.book(
+        "t0-signoff@sablewave.example", SIGNOFF_SUMMARY, SIGNOFF_START, SIGNOFF_START + timedelta(minutes=60),
+        attendees=[GRACE[1], DEV[1], ANA[1], BEN[1], CHLOE[1]], stamp=view.clock,
+    )
 
 
 @task.solution(day=4)
 def solve_thursday(view):
     timing, sta_rows = _timing(view, "STA run44 FINAL summary + worst paths", "run44")
-    _append(view, "Timing", timing)
+    view.sheets.append(TRACKER, "Timing!A1", [timing])
     reg, _ = _regression(view, "r120")
     sta_ok, waivers = _sta_verdict(view, sta_rows, SCREENSHOT_RUN44_ENDPOINTS)
     open_p0 = _open_p0(view)
@@ -730,4 +637,4 @@ def solve_thursday(view):
     }
     payload = json.dumps(summary, indent=2)
     view.write_text(SUMMARY_JSON, payload)
-    _send(view, [GRACE[1]], f"Orca-2 T0 sign-off: {'GO' if go else 'NO-GO'}", "Summary attached.", (SUMMARY_JSON, payload.encode()))
+    view.mail.send([GRACE[1]], f"Orca-2 T0 sign-off: {'GO' if go else 'NO-GO'}", "Summary attached.", attachments=[(SUMMARY_JSON, payload.encode(), "application/json")])

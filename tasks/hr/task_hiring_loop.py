@@ -24,6 +24,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from pytest_clawmark import Task
+from pytest_clawmark.agentplane import text_value
 
 TZ = timezone(timedelta(hours=1))  # Berlin, CET (before the DST switch on 30 March)
 TZ_SUMMER = timezone(timedelta(hours=2))  # Berlin, CEST (the start date in April)
@@ -481,98 +482,7 @@ def terms_within_approval(world):
 
 
 # -- reference solution: agent plane only (IMAP/SMTP, CalDAV, Notion API, Sheets API, workspace) ------
-def _notion(view):
-    import httpx
-
-    env = view.env
-    return httpx.Client(base_url=env["CLAWMARK_NOTION_URL"], headers={"Authorization": f"Bearer {env['CLAWMARK_NOTION_TOKEN']}", "Notion-Version": "2022-06-28"})
-
-
-def _kb_rows(api, title: str) -> dict[str, dict[str, Any]]:
-    """Rows of the database titled ``title``, keyed by their title property's text."""
-    found = api.post("/v1/search", json={"query": title, "filter": {"property": "object", "value": "database"}}).json()["results"]
-    db = next(d["id"] for d in found if "".join(t["plain_text"] for t in d["title"]) == title)
-    rows, cursor = {}, None
-    while True:
-        body = {"page_size": 100, **({"start_cursor": cursor} if cursor else {})}
-        page = api.post(f"/v1/databases/{db}/query", json=body).json()
-        for r in page["results"]:
-            key = next("".join(t["plain_text"] for t in p["title"]) for p in r["properties"].values() if p["type"] == "title")
-            rows[key] = r
-        if not page.get("has_more"):
-            return rows
-        cursor = page["next_cursor"]
-
-
-def _kb_update(api, page_id: str, props: dict[str, Any]) -> None:
-    api.patch(f"/v1/pages/{page_id}", json={"properties": props}).raise_for_status()
-
-
-def _sheets(view):
-    import httpx
-
-    env = view.env
-    return httpx.Client(base_url=env["CLAWMARK_SHEETS_URL"], headers={"Authorization": f"Bearer {env['CLAWMARK_SHEETS_TOKEN']}"})
-
-
-def _sheet_id(api, title: str) -> str:
-    return api.get("/drive/v3/files", params={"q": f"name = '{title}'"}).json()["files"][0]["id"]
-
-
-def _sheet_write(api, sid: str, rng: str, rows: list[list[Any]]) -> None:
-    from urllib.parse import quote
-
-    api.put(f"/v4/spreadsheets/{sid}/values/{quote(rng, safe='')}", params={"valueInputOption": "USER_ENTERED"}, json={"values": rows}).raise_for_status()
-
-
-def _send(view, to: list[str], subject: str, body: str, cc: list[str] | None = None) -> None:
-    import smtplib
-    from email.message import EmailMessage
-
-    env = view.env
-    msg = EmailMessage()
-    msg["From"], msg["To"], msg["Subject"] = env["CLAWMARK_MAIL_USER"], ", ".join(to), subject
-    if cc:
-        msg["Cc"] = ", ".join(cc)
-    msg.set_content(body)
-    with smtplib.SMTP(env["CLAWMARK_SMTP_HOST"], int(env["CLAWMARK_SMTP_PORT"])) as smtp:
-        smtp.login(env["CLAWMARK_MAIL_USER"], env["CLAWMARK_MAIL_PASSWORD"])
-        smtp.send_message(msg)
-
-
-def _attachment(view, subject: str) -> bytes:
-    import email
-    import imaplib
-
-    env = view.env
-    with imaplib.IMAP4(env["CLAWMARK_IMAP_HOST"], int(env["CLAWMARK_IMAP_PORT"])) as imap:
-        imap.login(env["CLAWMARK_MAIL_USER"], env["CLAWMARK_MAIL_PASSWORD"])
-        imap.select("INBOX")
-        _, data = imap.search(None, "SUBJECT", f'"{subject}"')
-        _, parts = imap.fetch(data[0].split()[-1], "(RFC822)")
-    msg = email.message_from_bytes(parts[0][1])
-    return next(p.get_payload(decode=True) for p in msg.walk() if p.get_filename())
-
-
-def _book(view, uid: str, summary: str, start: datetime, end: datetime, attendees: list[str]) -> None:
-    import caldav
-    from icalendar import Calendar, Event, vCalAddress
-
-    env = view.env
-    ev = Event()
-    ev.add("uid", uid)
-    ev.add("summary", summary)
-    ev.add("dtstart", start.astimezone(timezone.utc))
-    ev.add("dtend", end.astimezone(timezone.utc))
-    ev.add("dtstamp", datetime(2025, 3, 10, 9, 0, tzinfo=timezone.utc))
-    for who in attendees:
-        ev.add("attendee", vCalAddress(f"mailto:{who}"))
-    cal = Calendar()
-    cal.add("prodid", "-//clawmark reference//EN")
-    cal.add("version", "2.0")
-    cal.add_component(ev)
-    with caldav.DAVClient(url=env["CLAWMARK_CALDAV_URL"], username=env["CLAWMARK_CALDAV_USER"], password=env["CLAWMARK_CALDAV_PASSWORD"]) as client:
-        client.principal().calendars()[0].save_event(cal.to_ical().decode())
+REFERENCE_STAMP = datetime(2025, 3, 10, 9, 0, tzinfo=timezone.utc)  # DTSTAMP of the events the solution books
 
 
 def _offer_row(values: dict[str, Any]) -> list[Any]:
@@ -586,7 +496,7 @@ def solve_monday(view):
 
     from openpyxl import load_workbook
 
-    wb = load_workbook(io.BytesIO(_attachment(view, "REQ-2207 onsite scorecards")), read_only=True)
+    wb = load_workbook(io.BytesIO(next(iter(view.mail.attachments(view.mail.find("REQ-2207 onsite scorecards")).values()))), read_only=True)
     ratings: dict[str, list[int]] = defaultdict(list)
     strong_no: dict[str, int] = defaultdict(int)
     rows = list(wb["Scorecards"].iter_rows(values_only=True))
@@ -603,66 +513,56 @@ def solve_monday(view):
     rec = {c: ("offer" if clears and c == clears[0] else "reserve" if c in clears else "decline") for c in sorted(avg)}
     panel = [r[1] for r in list(wb["Panel"].iter_rows(values_only=True))[1:] if r[1]]
 
-    with _sheets(view) as api:
-        sid = _sheet_id(api, TRACKER)
-        ids = [r[0] for r in api.get(f"/v4/spreadsheets/{sid}/values/Scores!A2:A20").json()["values"]]
-        _sheet_write(api, sid, "Scores!C2", [[str(avg[c]), strong_no[c], rec[c]] for c in ids])
+    ids = [r[0] for r in view.sheets.values(TRACKER, "Scores!A2:A20")]
+    view.sheets.update(TRACKER, "Scores!C2", [[str(avg[c]), strong_no[c], rec[c]] for c in ids])
     stage = {"offer": "offer-prep", "reserve": "reserve", "decline": "declined"}
-    with _notion(view) as api:
-        kb = _kb_rows(api, CANDIDATES_DB)
-        for c in sorted(rec):
-            _kb_update(api, kb[c]["id"], {"Stage": {"select": {"name": stage[rec[c]]}}})
-    _book(view, "debrief-req-2207@fernhollow.example", DEBRIEF, DEBRIEF_START, DEBRIEF_START + timedelta(minutes=30), [TOMASZ[1], *panel])
+    kb = view.kb.rows(CANDIDATES_DB)
+    for c in sorted(rec):
+        view.kb.update_page(kb[c]["id"], {"Stage": {"select": {"name": stage[rec[c]]}}})
+    view.calendar.book(
+        "debrief-req-2207@fernhollow.example", DEBRIEF, DEBRIEF_START, DEBRIEF_START + timedelta(minutes=30),
+        attendees=[TOMASZ[1], *panel], stamp=REFERENCE_STAMP,
+    )
     offer_to = clears[0]
-    _send(view, [SCREENING[1]], f"Background check request {offer_to}", f"Hi, please start the pre-employment check for {offer_to} ({NAMES[offer_to]}, REQ-2207). Thanks, Priya")
+    view.mail.send([SCREENING[1]], f"Background check request {offer_to}", f"Hi, please start the pre-employment check for {offer_to} ({NAMES[offer_to]}, REQ-2207). Thanks, Priya")
 
 
 @task.solution(day=2)
 def solve_tuesday(view):
-    with _notion(view) as api:
-        band_max = _kb_rows(api, BANDS_DB)["Data Engineer L5"]["properties"]["Max"]["number"]  # re-read: 132000 today
-        bgc = _kb_rows(api, BGC_DB)["C-102"]["properties"]["Status"]["select"]["name"]
+    band_max = view.kb.rows(BANDS_DB)["Data Engineer L5"]["properties"]["Max"]["number"]  # re-read: 132000 today
+    bgc = view.kb.rows(BGC_DB)["C-102"]["properties"]["Status"]["select"]["name"]
     requested = 138000  # Tomasz's mail "Bence - let's move today"
-    with _sheets(view) as api:
-        sid = _sheet_id(api, TRACKER)
-        row = {"Candidate ID": "C-102", "Requested Base": requested, "Band Max": band_max, "Exception Needed": "yes" if requested > band_max else "no", "BG Status": bgc, "Offer Status": "pending-approval"}
-        _sheet_write(api, sid, "Offer!A2", [_offer_row(row)])
-    _send(view, [HELEN[1]], EXCEPTION_SUBJECT, f"Hi Helen,\n\nTomasz requests EUR {requested:,} base for C-102 (Bence Kovacs, REQ-2207, level L5). The current L5 band is EUR 110,000-{band_max:,}, so this needs your signed exception. Reason: competing offer at 135k.\n\nPriya")
+    row = {"Candidate ID": "C-102", "Requested Base": requested, "Band Max": band_max, "Exception Needed": "yes" if requested > band_max else "no", "BG Status": bgc, "Offer Status": "pending-approval"}
+    view.sheets.update(TRACKER, "Offer!A2", [_offer_row(row)])
+    view.mail.send([HELEN[1]], EXCEPTION_SUBJECT, f"Hi Helen,\n\nTomasz requests EUR {requested:,} base for C-102 (Bence Kovacs, REQ-2207, level L5). The current L5 band is EUR 110,000-{band_max:,}, so this needs your signed exception. Reason: competing offer at 135k.\n\nPriya")
     # No offer to the candidate and nothing above the band in the ATS: the check is pending, no exception signed yet.
 
 
 @task.solution(day=3)
 def solve_wednesday(view):
     approved, sign_on = 135000, 5000  # inbox/comp_exception_C-102.pdf: "Approved with changes: base EUR 135,000, sign-on EUR 5,000"
-    with _notion(view) as api:
-        kb = _kb_rows(api, CANDIDATES_DB)
-        _kb_update(api, kb["C-102"]["id"], {"Approved Base": {"number": approved}, "Sign-on Bonus": {"number": sign_on}})
-        bgc = _kb_rows(api, BGC_DB)["C-102"]["properties"]["Status"]["select"]["name"]  # "consider" since last night
+    kb = view.kb.rows(CANDIDATES_DB)
+    view.kb.update_page(kb["C-102"]["id"], {"Approved Base": {"number": approved}, "Sign-on Bonus": {"number": sign_on}})
+    bgc = view.kb.rows(BGC_DB)["C-102"]["properties"]["Status"]["select"]["name"]  # "consider" since last night
     status = "ready" if bgc == "clear" else "hold"
-    with _sheets(view) as api:
-        sid = _sheet_id(api, TRACKER)
-        _sheet_write(api, sid, "Offer!E2", [[approved, sign_on, "", bgc, status]])
-    _send(view, [TOMASZ[1]], HOLD_SUBJECT, "Hi Tomasz,\n\nHelen approved EUR 135,000 base plus a EUR 5,000 sign-on bonus. The background check came back as 'consider' (employment 2021-2023 not yet verified), so per policy the offer waits until it is clear.\n\nPriya")
+    view.sheets.update(TRACKER, "Offer!E2", [[approved, sign_on, "", bgc, status]])
+    view.mail.send([TOMASZ[1]], HOLD_SUBJECT, "Hi Tomasz,\n\nHelen approved EUR 135,000 base plus a EUR 5,000 sign-on bonus. The background check came back as 'consider' (employment 2021-2023 not yet verified), so per policy the offer waits until it is clear.\n\nPriya")
 
 
 @task.solution(day=4)
 def solve_thursday(view):
     certificate = "FS-BGC-25-0317"  # the scanned certificate attached to "Background check C-102: result"
-    with _notion(view) as api:
-        kb = _kb_rows(api, CANDIDATES_DB)
-        row = kb["C-102"]["properties"]
-        start = row["Start Date"]["date"]["start"]  # re-read: 2025-04-14 now
-        email_to = row["Email"]["email"]
-        base, sign_on = row["Approved Base"]["number"], row["Sign-on Bonus"]["number"]
-        bgc = _kb_rows(api, BGC_DB)["C-102"]["properties"]["Status"]["select"]["name"]
-        _kb_update(api, kb["C-102"]["id"], {"BG Certificate": {"rich_text": [{"text": {"content": certificate}}]}})
+    kb = view.kb.rows(CANDIDATES_DB)
+    row = kb["C-102"]["properties"]
+    start = row["Start Date"]["date"]["start"]  # re-read: 2025-04-14 now
+    email_to = row["Email"]["email"]
+    base, sign_on = row["Approved Base"]["number"], row["Sign-on Bonus"]["number"]
+    bgc = view.kb.rows(BGC_DB)["C-102"]["properties"]["Status"]["select"]["name"]
+    view.kb.update_page(kb["C-102"]["id"], {"BG Certificate": {"rich_text": text_value(certificate)}})
     assert bgc == "clear"
-    _send(view, [email_to], OFFER_SUBJECT, f"Dear Bence,\n\nwe are delighted to offer you the position of Senior Data Engineer (REQ-2207) at Fernhollow Analytics.\n\nBase salary: EUR {base:,.0f} per year\nSign-on bonus: EUR {sign_on:,.0f} (one-off)\nStart date: {start}\n\nThe formal contract follows. Kind regards,\nPriya Raman, People & Culture", cc=[TOMASZ[1]])
-    with _notion(view) as api:
-        _kb_update(api, _kb_rows(api, CANDIDATES_DB)["C-102"]["id"], {"Stage": {"select": {"name": "offer-sent"}}})
-    with _sheets(view) as api:
-        sid = _sheet_id(api, TRACKER)
-        _sheet_write(api, sid, "Offer!G2", [[start, bgc, "sent"]])
+    view.mail.send([email_to], OFFER_SUBJECT, f"Dear Bence,\n\nwe are delighted to offer you the position of Senior Data Engineer (REQ-2207) at Fernhollow Analytics.\n\nBase salary: EUR {base:,.0f} per year\nSign-on bonus: EUR {sign_on:,.0f} (one-off)\nStart date: {start}\n\nThe formal contract follows. Kind regards,\nPriya Raman, People & Culture", cc=[TOMASZ[1]])
+    view.kb.update_page(view.kb.rows(CANDIDATES_DB)["C-102"]["id"], {"Stage": {"select": {"name": "offer-sent"}}})
+    view.sheets.update(TRACKER, "Offer!G2", [[start, bgc, "sent"]])
     y, m, d = (int(x) for x in start.split("-"))
     begin = datetime(y, m, d, 9, 30, tzinfo=TZ_SUMMER)
-    _book(view, "onboarding-c-102@fernhollow.example", ONBOARDING, begin, begin + timedelta(hours=1), [TOMASZ[1]])
+    view.calendar.book("onboarding-c-102@fernhollow.example", ONBOARDING, begin, begin + timedelta(hours=1), attendees=[TOMASZ[1]], stamp=REFERENCE_STAMP)
