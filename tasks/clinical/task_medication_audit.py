@@ -9,6 +9,7 @@ from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from pytest_clawmark import Task
+from pytest_clawmark.agentplane import text_value
 
 TZ = timezone(timedelta(hours=1))  # British Summer Time
 CHEN = ("Chen Fang", "chen.fang@northbay-hospital.example")
@@ -487,108 +488,36 @@ def handover_mailed(world):
 DIGOXIN_LEVEL, ALT, ALT_LIMIT = 2.4, 38, 41
 
 
-def _notion(view):
-    import httpx
-
-    env = view.env
-    return httpx.Client(base_url=env["CLAWMARK_NOTION_URL"], headers={"Authorization": f"Bearer {env['CLAWMARK_NOTION_TOKEN']}", "Notion-Version": "2022-06-28"})
-
-
-def _db(api, title: str) -> str:
-    found = api.post("/v1/search", json={"query": title, "filter": {"property": "object", "value": "database"}}).json()["results"]
-    return next(d["id"] for d in found if "".join(t["plain_text"] for t in d["title"]) == title)
-
-
-def _plain(prop: dict[str, Any]) -> Any:
-    t = prop["type"]
-    if t in ("title", "rich_text"):
-        return "".join(x["plain_text"] for x in prop[t])
-    if t == "select":
-        return prop["select"]["name"] if prop["select"] else None
-    if t == "date":
-        return prop["date"]["start"] if prop["date"] else None
-    return prop.get(t)
-
-
 def _kb_rows(view, title: str) -> dict[str, tuple[str, dict[str, Any]]]:
     """Every row of a database: title -> (page id, plain properties)."""
-    with _notion(view) as api:
-        db = _db(api, title)
-        pages, cursor = [], None
-        while True:
-            body = {"start_cursor": cursor} if cursor else {}
-            data = api.post(f"/v1/databases/{db}/query", json=body).json()
-            pages += data["results"]
-            if not data.get("has_more"):
-                break
-            cursor = data["next_cursor"]
-    out = {}
-    for p in pages:
-        props = {k: _plain(v) for k, v in p["properties"].items()}
-        key = next(_plain(v) for v in p["properties"].values() if v["type"] == "title")
-        out[key] = (p["id"], props)
-    return out
+    return {key: (row["id"], {k: view.kb.plain(v) for k, v in row["properties"].items()}) for key, row in view.kb.rows(title).items()}
 
 
 def _props(values: dict[str, str]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for name, value in values.items():
         if name == "Order ID":
-            out[name] = {"title": [{"text": {"content": value}}]}
+            out[name] = {"title": text_value(value)}
         elif name in ("Frequency", "Route", "Status", "Pharmacist Check"):
             out[name] = {"select": {"name": value}}
         else:
-            out[name] = {"rich_text": [{"text": {"content": value}}]}
+            out[name] = {"rich_text": text_value(value)}
     return out
 
 
 def _set_order(view, oid: str, values: dict[str, str]) -> None:
-    page_id = _kb_rows(view, ORDERS)[oid][0]
-    with _notion(view) as api:
-        api.patch(f"/v1/pages/{page_id}", json={"properties": _props(values)}).raise_for_status()
-
-
-def _new_order(view, values: dict[str, str]) -> None:
-    with _notion(view) as api:
-        db = _db(api, ORDERS)
-        api.post("/v1/pages", json={"parent": {"database_id": db}, "properties": _props(values)}).raise_for_status()
-
-
-def _sheets(view):
-    import httpx
-
-    env = view.env
-    return httpx.Client(base_url=env["CLAWMARK_SHEETS_URL"], headers={"Authorization": f"Bearer {env['CLAWMARK_SHEETS_TOKEN']}"})
+    view.kb.update_page(view.kb.rows(ORDERS)[oid]["id"], _props(values))
 
 
 def _log(view, drug: str, values: dict[str, str]) -> None:
     """Update the Log row of P-2189 + drug in place, or append it (columns by header name)."""
-    with _sheets(view) as api:
-        sid = api.get("/drive/v3/files", params={"q": f"name = '{LOG}'"}).json()["files"][0]["id"]
-        rows = api.get(f"/v4/spreadsheets/{sid}/values/Log!A1:H200").json()["values"]
-        header = rows[0]
-        at = next((i for i, r in enumerate(rows) if len(r) > 3 and r[1] == MRN and r[3] == drug), None)
-        if at is None:
-            line = [values.get(h, "") for h in header]
-            api.post(f"/v4/spreadsheets/{sid}/values/Log!A1:append", params={"valueInputOption": "USER_ENTERED"}, json={"values": [line]}).raise_for_status()
-            return
-        data = [{"range": f"Log!{chr(65 + header.index(h))}{at + 1}", "values": [[v]]} for h, v in values.items()]
-        api.post(f"/v4/spreadsheets/{sid}/values:batchUpdate", json={"valueInputOption": "USER_ENTERED", "data": data}).raise_for_status()
-
-
-def _send(view, to: list[str], subject: str, body: str, attachment: tuple[str, bytes] | None = None) -> None:
-    import smtplib
-    from email.message import EmailMessage
-
-    env = view.env
-    msg = EmailMessage()
-    msg["From"], msg["To"], msg["Subject"] = env["CLAWMARK_MAIL_USER"], ", ".join(to), subject
-    msg.set_content(body)
-    if attachment:
-        msg.add_attachment(attachment[1], maintype="text", subtype="csv", filename=attachment[0])
-    with smtplib.SMTP(env["CLAWMARK_SMTP_HOST"], int(env["CLAWMARK_SMTP_PORT"])) as smtp:
-        smtp.login(env["CLAWMARK_MAIL_USER"], env["CLAWMARK_MAIL_PASSWORD"])
-        smtp.send_message(msg)
+    rows = view.sheets.values(LOG, "Log!A1:H200")
+    header = rows[0]
+    at = next((i for i, r in enumerate(rows) if len(r) > 3 and r[1] == MRN and r[3] == drug), None)
+    if at is None:
+        view.sheets.append(LOG, "Log!A1", [[values.get(h, "") for h in header]])
+        return
+    view.sheets.batch_update(LOG, {f"Log!{chr(65 + header.index(h))}{at + 1}": [[v]] for h, v in values.items()})
 
 
 COUNSELLING_UID = "counselling-p2189@northbay-hospital.example"
@@ -596,45 +525,14 @@ COUNSELLING_UID = "counselling-p2189@northbay-hospital.example"
 
 def _book_counselling(view, hour: int) -> None:
     """Create (or overwrite, same UID) the counselling event in the user's calendar."""
-    import caldav
-    from icalendar import Calendar, Event, vCalAddress
-
-    env = view.env
     start = WED.replace(hour=hour)
-    ev = Event()
-    ev.add("uid", COUNSELLING_UID)
-    ev.add("summary", COUNSELLING)
-    ev.add("dtstart", start.astimezone(timezone.utc))
-    ev.add("dtend", (start + timedelta(minutes=30)).astimezone(timezone.utc))
-    ev.add("dtstamp", view.clock.astimezone(timezone.utc))
-    ev.add("location", "Ward 7B, bed 12")
-    ev.add("attendee", vCalAddress(f"mailto:{OBI[1]}"))
-    cal = Calendar()
-    cal.add("prodid", "-//clawmark reference//EN")
-    cal.add("version", "2.0")
-    cal.add_component(ev)
-    with caldav.DAVClient(url=env["CLAWMARK_CALDAV_URL"], username=env["CLAWMARK_CALDAV_USER"], password=env["CLAWMARK_CALDAV_PASSWORD"]) as client:
-        calendar = client.principal().calendars()[0]
-        try:
-            existing = calendar.event_by_uid(COUNSELLING_UID)
-        except caldav.error.NotFoundError:
-            existing = None
-        if existing is not None:
-            existing.data = cal.to_ical().decode()
-            existing.save()
-        else:
-            calendar.save_event(cal.to_ical().decode())
+    view.calendar.book(COUNSELLING_UID, COUNSELLING, start, start + timedelta(minutes=30),
+                       attendees=[OBI[1]], location="Ward 7B, bed 12", stamp=view.clock)
 
 
 def _busy(view, start: datetime, end: datetime) -> list[str]:
     """Summaries of the user's events overlapping [start, end)."""
-    import caldav
-
-    env = view.env
-    with caldav.DAVClient(url=env["CLAWMARK_CALDAV_URL"], username=env["CLAWMARK_CALDAV_USER"], password=env["CLAWMARK_CALDAV_PASSWORD"]) as client:
-        calendar = client.principal().calendars()[0]
-        found = calendar.search(start=start, end=end, event=True, expand=False)
-        return sorted(str(e.icalendar_component.get("summary")) for e in found if str(e.icalendar_component.get("uid")) != COUNSELLING_UID)
+    return sorted(str(c.get("summary")) for c in view.calendar.events(start, end) if str(c.get("uid")) != COUNSELLING_UID)
 
 
 @task.solution(day=1)
@@ -652,12 +550,12 @@ def solve_monday(view):
         _log(view, drug, {"Date": today, "MRN": MRN, "Order ID": "", "Drug": drug, "Issue Type": "omission",
                           "Recommendation": "home atorvastatin 40 mg at night not ordered: restart?", "Prescriber Response": "pending", "Status": "open"})
     _set_order(view, mine["enoxaparin"], {"Pharmacist Check": "query-raised"})
-    _send(view, [HADDAD[1]], "P-2189 medicines reconciliation - 2 queries",
-          "Hi Amir,\n\n1. Enoxaparin 40 mg SC (RX-4402) duplicates his apixaban - stop it?\n"
-          "2. Atorvastatin 40 mg at night (home medicine) is not ordered - restart?\n\nChen's assistant")
+    view.mail.send([HADDAD[1]], "P-2189 medicines reconciliation - 2 queries",
+                   "Hi Amir,\n\n1. Enoxaparin 40 mg SC (RX-4402) duplicates his apixaban - stop it?\n"
+                   "2. Atorvastatin 40 mg at night (home medicine) is not ordered - restart?\n\nChen's assistant")
     slots = [h for h in (14, 15) if not _busy(view, WED.replace(hour=h), WED.replace(hour=h, minute=30))]
     _book_counselling(view, slots[0])
-    _send(view, [OBI[1]], "Re: Counselling for Mr Whitcombe (7B-12)", f"Booked Wednesday {slots[0]}:00-{slots[0]}:30, invite sent.")
+    view.mail.send([OBI[1]], "Re: Counselling for Mr Whitcombe (7B-12)", f"Booked Wednesday {slots[0]}:00-{slots[0]}:30, invite sent.")
 
 
 @task.solution(day=2)
@@ -673,12 +571,12 @@ def solve_tuesday(view):
         _log(view, "apixaban", {"Date": view.clock.date().isoformat(), "MRN": MRN, "Order ID": "RX-4401", "Drug": "apixaban", "Issue Type": "dose-adjustment",
                                 "Recommendation": "reduce to 2.5 mg twice daily (age >= 80, creatinine >= 133)", "Prescriber Response": "pending", "Status": "open"})
         _set_order(view, "RX-4401", {"Pharmacist Check": "query-raised"})
-        _send(view, [HADDAD[1]], "P-2189 apixaban dose - renal check",
-              f"Amir, creatinine is now {patient['Creatinine (umol/L)']} and he is {patient['Age']}: apixaban should be 2.5 mg twice daily. OK to change?")
+        view.mail.send([HADDAD[1]], "P-2189 apixaban dose - renal check",
+                       f"Amir, creatinine is now {patient['Creatinine (umol/L)']} and he is {patient['Age']}: apixaban should be 2.5 mg twice daily. OK to change?")
     # the committee moved onto the counselling slot: move to the other slot Grace offered
     if _busy(view, WED.replace(hour=15), WED.replace(hour=15, minute=30)):
         _book_counselling(view, 14)
-        _send(view, [OBI[1]], "Counselling for Mr Whitcombe moved to Wed 14:00", "Grace, the stewardship committee moved, so the counselling is now Wednesday 14:00-14:30.")
+        view.mail.send([OBI[1]], "Counselling for Mr Whitcombe moved to Wed 14:00", "Grace, the stewardship committee moved, so the counselling is now Wednesday 14:00-14:30.")
 
 
 @task.solution(day=3)
@@ -693,14 +591,14 @@ def solve_wednesday(view):
                                "Recommendation": "hold (trough 2.4 ug/L), recheck Friday", "Prescriber Response": "accepted", "Status": "resolved"})
     if ALT < ALT_LIMIT:
         next_id = "RX-%d" % (max(int(k.split("-")[1]) for k in _kb_rows(view, ORDERS)) + 1)
-        _new_order(view, {"Order ID": next_id, "MRN": MRN, "Drug": "atorvastatin", "Dose": "40 mg", "Frequency": "at night", "Route": "oral",
-                          "Status": "active", "Prescriber": "Dr A Haddad", "Pharmacist Check": "verified", "Note": "restarted per voice memo 09/04 (ALT 38)"})
+        view.kb.create_row(ORDERS, _props({"Order ID": next_id, "MRN": MRN, "Drug": "atorvastatin", "Dose": "40 mg", "Frequency": "at night", "Route": "oral",
+                                           "Status": "active", "Prescriber": "Dr A Haddad", "Pharmacist Check": "verified", "Note": "restarted per voice memo 09/04 (ALT 38)"}))
         _log(view, "atorvastatin", {"Order ID": next_id, "Prescriber Response": "accepted", "Status": "resolved"})
     # Grace's relay is not a confirmation: log a clarification and ask Amir
     _log(view, "furosemide", {"Date": today, "MRN": MRN, "Order ID": "RX-4404", "Drug": "furosemide", "Issue Type": "clarification",
                               "Recommendation": "nurse relayed 80 mg IV twice daily: confirm?", "Prescriber Response": "pending", "Status": "open"})
-    _send(view, [HADDAD[1]], "P-2189 furosemide - please confirm", "Amir, Grace says you want furosemide 80 mg IV twice daily. Can you confirm? I'll change it as soon as you do.")
-    _send(view, [OBI[1]], "Re: Furosemide for 7B-12", "Grace, I've asked Dr Haddad to confirm the furosemide change; the order stays at 40 mg until he does.")
+    view.mail.send([HADDAD[1]], "P-2189 furosemide - please confirm", "Amir, Grace says you want furosemide 80 mg IV twice daily. Can you confirm? I'll change it as soon as you do.")
+    view.mail.send([OBI[1]], "Re: Furosemide for 7B-12", "Grace, I've asked Dr Haddad to confirm the furosemide change; the order stays at 40 mg until he does.")
 
 
 @task.solution(day=4)
@@ -714,5 +612,5 @@ def solve_thursday(view):
     for oid, p in rows:
         w.writerow([oid, p["Drug"], p["Dose"], p["Frequency"], p["Route"], p["Status"]])
     view.write_text(HANDOVER, buf.getvalue())
-    _send(view, [NAIR[1]], HANDOVER_SUBJECT, "Hi Priya, the P-2189 handover is attached. Digoxin is held pending Friday's level.",
-          ("P-2189_handover.csv", view.path(HANDOVER).read_bytes()))
+    view.mail.send([NAIR[1]], HANDOVER_SUBJECT, "Hi Priya, the P-2189 handover is attached. Digoxin is held pending Friday's level.",
+                   attachments=[("P-2189_handover.csv", view.path(HANDOVER).read_bytes(), "text/csv")])

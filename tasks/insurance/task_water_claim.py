@@ -433,28 +433,13 @@ DEDUCTIBLE = Decimal("1000.00")
 DRYING = ("Emergency drying (DryFast DF-3317)", Decimal("1450.00"))
 
 
-def _notion(view):
-    import httpx
-
-    env = view.env
-    return httpx.Client(base_url=env["CLAWMARK_NOTION_URL"], headers={"Authorization": f"Bearer {env['CLAWMARK_NOTION_TOKEN']}", "Notion-Version": "2022-06-28"})
-
-
-def _db(api, title: str) -> str:
-    found = api.post("/v1/search", json={"query": title, "filter": {"property": "object", "value": "database"}}).json()["results"]
-    return next(d["id"] for d in found if "".join(t["plain_text"] for t in d["title"]) == title)
-
-
-def _kb_page(api, db_title: str, key: str) -> dict[str, Any]:
-    db = _db(api, db_title)
+def _kb_page(view, db_title: str, key: str) -> dict[str, Any]:
     title_prop = "Claim No" if db_title == CLAIMS else "Item"
-    flt = {"property": title_prop, "title": {"equals": key}}
-    return api.post(f"/v1/databases/{db}/query", json={"filter": flt}).json()["results"][0]
+    return view.kb.query(db_title, filter={"property": title_prop, "title": {"equals": key}})[0]
 
 
 def _unit_cost(view, item: str) -> Decimal:
-    with _notion(view) as api:
-        return Decimal(str(_kb_page(api, COSTS, item)["properties"]["Cost EUR"]["number"]))
+    return Decimal(str(_kb_page(view, COSTS, item)["properties"]["Cost EUR"]["number"]))
 
 
 def _set_claim(view, props: dict[str, Any]) -> None:
@@ -466,37 +451,21 @@ def _set_claim(view, props: dict[str, Any]) -> None:
             body[name] = {"select": {"name": value}}
         else:
             body[name] = {"number": float(value)}
-    with _notion(view) as api:
-        page = _kb_page(api, CLAIMS, CLAIM)
-        api.patch(f"/v1/pages/{page['id']}", json={"properties": body}).raise_for_status()
-
-
-def _sheets(view):
-    import httpx
-
-    env = view.env
-    return httpx.Client(base_url=env["CLAWMARK_SHEETS_URL"], headers={"Authorization": f"Bearer {env['CLAWMARK_SHEETS_TOKEN']}"})
-
-
-def _sid(api) -> str:
-    return api.get("/drive/v3/files", params={"q": f"name = '{SHEET}'"}).json()["files"][0]["id"]
+    view.kb.update_page(_kb_page(view, CLAIMS, CLAIM)["id"], body)
 
 
 def _estimate(view) -> list[list[Any]]:
-    with _sheets(view) as api:
-        return api.get(f"/v4/spreadsheets/{_sid(api)}/values/Estimate!A1:E50", params={"valueRenderOption": "UNFORMATTED_VALUE"}).json()["values"]
+    return view.sheets.values(SHEET, "Estimate!A1:E50", render="UNFORMATTED_VALUE")
 
 
 def _set_lines(view, lines: dict[str, tuple[Decimal, str]]) -> None:
     """Adjusted EUR and Basis of existing Estimate lines, by Item."""
-    rows = _estimate(view)
-    items = [r[0] if r else "" for r in rows]
-    data = []
+    items = [r[0] if r else "" for r in _estimate(view)]
+    data = {}
     for item, (amount, basis) in lines.items():
         n = items.index(item) + 1
-        data.append({"range": f"Estimate!D{n}:E{n}", "values": [[f"{amount:.2f}", basis]]})
-    with _sheets(view) as api:
-        api.post(f"/v4/spreadsheets/{_sid(api)}/values:batchUpdate", json={"valueInputOption": "USER_ENTERED", "data": data}).raise_for_status()
+        data[f"Estimate!D{n}:E{n}"] = [[f"{amount:.2f}", basis]]
+    view.sheets.batch_update(SHEET, data)
 
 
 def _gross(view) -> Decimal:
@@ -505,45 +474,8 @@ def _gross(view) -> Decimal:
 
 def _set_summary(view, gross: Decimal, recommendation: str) -> Decimal:
     net = gross - DEDUCTIBLE
-    with _sheets(view) as api:
-        values = [[f"{gross:.2f}"], [f"{DEDUCTIBLE:.2f}"], [f"{net:.2f}"], [recommendation]]
-        api.put(f"/v4/spreadsheets/{_sid(api)}/values/Summary!B2:B5", params={"valueInputOption": "USER_ENTERED"}, json={"values": values}).raise_for_status()
+    view.sheets.update(SHEET, "Summary!B2:B5", [[f"{gross:.2f}"], [f"{DEDUCTIBLE:.2f}"], [f"{net:.2f}"], [recommendation]])
     return net
-
-
-def _send(view, to: str, subject: str, body: str) -> None:
-    import smtplib
-    from email.message import EmailMessage
-
-    env = view.env
-    msg = EmailMessage()
-    msg["From"], msg["To"], msg["Subject"] = env["CLAWMARK_MAIL_USER"], to, subject
-    msg.set_content(body)
-    with smtplib.SMTP(env["CLAWMARK_SMTP_HOST"], int(env["CLAWMARK_SMTP_PORT"])) as smtp:
-        smtp.login(env["CLAWMARK_MAIL_USER"], env["CLAWMARK_MAIL_PASSWORD"])
-        smtp.send_message(msg)
-
-
-def _book_inspection(view) -> None:
-    import caldav
-    from icalendar import Calendar, Event, vCalAddress
-
-    env = view.env
-    start = datetime(2025, 3, 12, 10, 0, tzinfo=TZ)  # Tuesday is out: Daniel works on Tuesdays
-    ev = Event()
-    ev.add("uid", "inspection-clm-2025-0412@meridian-mutual.example")
-    ev.add("summary", INSPECTION)
-    ev.add("dtstart", start.astimezone(timezone.utc))
-    ev.add("dtend", (start + timedelta(hours=2)).astimezone(timezone.utc))
-    ev.add("dtstamp", view.clock.astimezone(timezone.utc))
-    ev.add("location", "14 Alder Lane, Kingsbridge")
-    ev.add("attendee", vCalAddress(f"mailto:{TOM[1]}"))
-    cal = Calendar()
-    cal.add("prodid", "-//clawmark reference//EN")
-    cal.add("version", "2.0")
-    cal.add_component(ev)
-    with caldav.DAVClient(url=env["CLAWMARK_CALDAV_URL"], username=env["CLAWMARK_CALDAV_USER"], password=env["CLAWMARK_CALDAV_PASSWORD"]) as client:
-        client.principal().calendars()[0].save_event(cal.to_ical().decode())
 
 
 def _washer_acv(claimed: Decimal, loss: tuple[int, int, int]) -> Decimal:
@@ -570,25 +502,26 @@ def _price(view) -> Decimal:
 def solve_monday(view):
     reserve = _price(view)
     _set_claim(view, {"Date of Loss": "2025-03-08", "Cause": "escape of water", "Status": "under investigation", "Deductible": DEDUCTIBLE, "Reserve": reserve})
-    _book_inspection(view)
-    _send(view, INSURED, f"{CLAIM} - your water damage claim",
-          "Dear Mr Brooks,\n\nWe have registered your claim under reference CLM-2025-0412. Our inspector Tom Reyes will "
-          "visit on Wednesday 12 March at 10:00.\n\nKind regards,\nSofia Marchetti's office")
+    start = datetime(2025, 3, 12, 10, 0, tzinfo=TZ)  # Tuesday is out: Daniel works on Tuesdays
+    view.calendar.book("inspection-clm-2025-0412@meridian-mutual.example", INSPECTION, start, start + timedelta(hours=2),
+                       attendees=[TOM[1]], location="14 Alder Lane, Kingsbridge", stamp=view.clock)
+    view.mail.send(INSURED, f"{CLAIM} - your water damage claim",
+                   "Dear Mr Brooks,\n\nWe have registered your claim under reference CLM-2025-0412. Our inspector Tom Reyes will "
+                   "visit on Wednesday 12 March at 10:00.\n\nKind regards,\nSofia Marchetti's office")
 
 
 @task.solution(day=2)
 def solve_tuesday(view):
     rows = _estimate(view)
     if not any(r and r[0] == DRYING[0] for r in rows):
-        with _sheets(view) as api:
-            line = [DRYING[0], "DryFast invoice DF-3317", f"{DRYING[1]:.2f}", f"{DRYING[1]:.2f}", "as invoiced, emergency measures (policy 7.3)"]
-            api.post(f"/v4/spreadsheets/{_sid(api)}/values/Estimate!A1:append", params={"valueInputOption": "USER_ENTERED"}, json={"values": [line]}).raise_for_status()
+        line = [DRYING[0], "DryFast invoice DF-3317", f"{DRYING[1]:.2f}", f"{DRYING[1]:.2f}", "as invoiced, emergency measures (policy 7.3)"]
+        view.sheets.append(SHEET, "Estimate!A1", [line])
     reserve = _price(view)  # the laminate rate in the Unit Cost Guide is re-read: it changed overnight
     _set_claim(view, {"Reserve": reserve})
-    _send(view, INSURED, f"Re: {CLAIM} - please approve today",
-          "Dear Mr Brooks,\n\nThank you for the DryFast invoice, which we have added to your claim. We cannot decide the "
-          "claim before our inspector's report: Tom Reyes visits tomorrow at 10:00 and we will come back to you "
-          "promptly afterwards.\n\nKind regards,\nSofia Marchetti's office")
+    view.mail.send(INSURED, f"Re: {CLAIM} - please approve today",
+                   "Dear Mr Brooks,\n\nThank you for the DryFast invoice, which we have added to your claim. We cannot decide the "
+                   "claim before our inspector's report: Tom Reyes visits tomorrow at 10:00 and we will come back to you "
+                   "promptly afterwards.\n\nKind regards,\nSofia Marchetti's office")
 
 
 @task.solution(day=3)
@@ -597,10 +530,10 @@ def solve_wednesday(view):
     net = _set_summary(view, _gross(view), "partially approved")
     if net > Decimal("2500"):
         _set_claim(view, {"Status": "pending authority", "Reserve": net})
-        _send(view, MARTA[1], f"Authority request {CLAIM}",
-              f"Marta,\n\nPlease authorise settlement of {CLAIM}: net payable EUR {net:,.2f} (gross {net + DEDUCTIBLE:,.2f} less the "
-              "EUR 1,000 escape-of-water deductible), partially approved - basement carpet excluded as long-term seepage "
-              "per Tom's report. Worksheet: CLM-2025-0412 Worksheet.\n\nSofia's assistant")
+        view.mail.send(MARTA[1], f"Authority request {CLAIM}",
+                       f"Marta,\n\nPlease authorise settlement of {CLAIM}: net payable EUR {net:,.2f} (gross {net + DEDUCTIBLE:,.2f} less the "
+                       "EUR 1,000 escape-of-water deductible), partially approved - basement carpet excluded as long-term seepage "
+                       "per Tom's report. Worksheet: CLM-2025-0412 Worksheet.\n\nSofia's assistant")
 
 
 @task.solution(day=4)
@@ -613,7 +546,7 @@ def solve_thursday(view):
     payload = {"claim": CLAIM, "decision": "partially approved", "gross_adjusted_eur": float(gross), "deductible_eur": float(DEDUCTIBLE),
                "net_payable_eur": float(net), "excluded_items": excluded}
     view.write_text(SETTLEMENT, json.dumps(payload, indent=2) + "\n")
-    _send(view, INSURED, f"{CLAIM} - settlement of your claim",
-          f"Dear Mr Brooks,\n\nWe are pleased to settle your claim: we will pay EUR {net:,.2f} (covered damage EUR {gross:,.2f} "
-          "less your EUR 1,000 escape-of-water deductible). The basement carpet is not covered: the inspector found long-term "
-          "seepage through the foundation wall, which the policy excludes.\n\nKind regards,\nSofia Marchetti's office")
+    view.mail.send(INSURED, f"{CLAIM} - settlement of your claim",
+                   f"Dear Mr Brooks,\n\nWe are pleased to settle your claim: we will pay EUR {net:,.2f} (covered damage EUR {gross:,.2f} "
+                   "less your EUR 1,000 escape-of-water deductible). The basement carpet is not covered: the inspector found long-term "
+                   "seepage through the foundation wall, which the policy excludes.\n\nKind regards,\nSofia Marchetti's office")

@@ -443,94 +443,19 @@ CALL_LOW, CALL_HIGH = 414, 420  # call WAV: "four hundred fourteen to four hundr
 APPROVED_QTY = 30000  # Elena's reply: approved for up to 30,000 shares under PC-2025-1187
 
 
-def _sheets(view):
-    import httpx
-
-    env = view.env
-    return httpx.Client(base_url=env["CLAWMARK_SHEETS_URL"], headers={"Authorization": f"Bearer {env['CLAWMARK_SHEETS_TOKEN']}"})
-
-
-def _sheet_id(api) -> str:
-    files = api.get("/drive/v3/files", params={"q": f"name = '{SS}'"}).json()["files"]
-    return files[0]["id"]
-
-
-def _get(api, sid: str, rng: str) -> list[list[Any]]:
-    return api.get(f"/v4/spreadsheets/{sid}/values/{rng}").json().get("values", [])
-
-
 def _set_review(view, values: dict[str, Any]) -> None:
-    with _sheets(view) as api:
-        sid = _sheet_id(api)
-        items = [r[0] if r else "" for r in _get(api, sid, "Review!A:A")]
-        data = [{"range": f"Review!B{items.index(k) + 1}", "values": [[v]]} for k, v in values.items()]
-        api.post(f"/v4/spreadsheets/{sid}/values:batchUpdate", json={"valueInputOption": "USER_ENTERED", "data": data}).raise_for_status()
+    items = [r[0] if r else "" for r in view.sheets.values(SS, "Review!A:A")]
+    view.sheets.batch_update(SS, {f"Review!B{items.index(k) + 1}": [[v]] for k, v in values.items()})
 
 
 def _consensus_q3(view) -> float:
-    with _sheets(view) as api:
-        rows = _get(api, _sheet_id(api), "Consensus!A:B")
+    rows = view.sheets.values(SS, "Consensus!A:B")
     return float(next(r[1] for r in rows if r and r[0] == "Q3 revenue ($M)"))
 
 
-def _notion(view):
-    import httpx
-
-    env = view.env
-    return httpx.Client(base_url=env["CLAWMARK_NOTION_URL"], headers={"Authorization": f"Bearer {env['CLAWMARK_NOTION_TOKEN']}", "Notion-Version": "2022-06-28"})
-
-
 def _update_coverage(view, props: dict[str, Any]) -> None:
-    with _notion(view) as api:
-        db = api.post("/v1/search", json={"query": COVERAGE, "filter": {"property": "object", "value": "database"}}).json()["results"][0]["id"]
-        flt = {"property": "Ticker", "title": {"equals": "CRVN"}}
-        page = api.post(f"/v1/databases/{db}/query", json={"filter": flt}).json()["results"][0]["id"]
-        api.patch(f"/v1/pages/{page}", json={"properties": props}).raise_for_status()
-
-
-def _book(view, uid: str, summary: str, start: datetime, end: datetime, attendees: list[str]) -> None:
-    import caldav
-    from icalendar import Calendar, Event, vCalAddress
-
-    env = view.env
-    ev = Event()
-    ev.add("uid", uid)
-    ev.add("summary", summary)
-    ev.add("dtstart", start.astimezone(timezone.utc))
-    ev.add("dtend", end.astimezone(timezone.utc))
-    ev.add("dtstamp", view.clock.astimezone(timezone.utc))
-    for who in attendees:
-        ev.add("attendee", vCalAddress(f"mailto:{who}"))
-    ical = Calendar()
-    ical.add("prodid", "-//clawmark reference//EN")
-    ical.add("version", "2.0")
-    ical.add_component(ev)
-    with caldav.DAVClient(url=env["CLAWMARK_CALDAV_URL"], username=env["CLAWMARK_CALDAV_USER"], password=env["CLAWMARK_CALDAV_PASSWORD"]) as client:
-        client.principal().calendars()[0].save_event(ical.to_ical().decode())
-
-
-def _busy(view, start: datetime, end: datetime) -> bool:
-    import caldav
-
-    env = view.env
-    with caldav.DAVClient(url=env["CLAWMARK_CALDAV_URL"], username=env["CLAWMARK_CALDAV_USER"], password=env["CLAWMARK_CALDAV_PASSWORD"]) as client:
-        cal = client.principal().calendars()[0]
-        return bool(cal.search(start=start.astimezone(timezone.utc), end=end.astimezone(timezone.utc), event=True))
-
-
-def _send(view, to: list[str], subject: str, body: str, attachment: tuple[str, bytes] | None = None) -> None:
-    import smtplib
-    from email.message import EmailMessage
-
-    env = view.env
-    msg = EmailMessage()
-    msg["From"], msg["To"], msg["Subject"] = env["CLAWMARK_MAIL_USER"], ", ".join(to), subject
-    msg.set_content(body)
-    if attachment:
-        msg.add_attachment(attachment[1], maintype="application", subtype="json", filename=attachment[0])
-    with smtplib.SMTP(env["CLAWMARK_SMTP_HOST"], int(env["CLAWMARK_SMTP_PORT"])) as smtp:
-        smtp.login(env["CLAWMARK_MAIL_USER"], env["CLAWMARK_MAIL_PASSWORD"])
-        smtp.send_message(msg)
+    page = view.kb.query(COVERAGE, filter={"property": "Ticker", "title": {"equals": "CRVN"}})[0]["id"]
+    view.kb.update_page(page, props)
 
 
 @task.solution(day=1)
@@ -538,7 +463,7 @@ def solve_monday(view):
     weight = round(MODEL_SHARES * MODEL_CLOSE / (MODEL_NAV * 1_000_000) * 100, 2)
     _set_review(view, {Q3_EST: MODEL_Q3_EST, FY_EST: MODEL_FY_EST, SHARES: MODEL_SHARES, WEIGHT: weight, CONS: _consensus_q3(view)})
     # IR mail: Tuesday, October 21, 2025, 5:00 p.m. ET, about one hour
-    _book(view, "crvn-q3-call@larchmontpeak.example", CALL_SUMMARY, CALL_START, CALL_START + timedelta(hours=1), [])
+    view.calendar.book("crvn-q3-call@larchmontpeak.example", CALL_SUMMARY, CALL_START, CALL_START + timedelta(hours=1), stamp=view.clock)
     _update_coverage(view, {"Next Earnings": {"date": {"start": "2025-10-21"}}, "Status": {"select": {"name": "pre-earnings"}}})
 
 
@@ -551,20 +476,20 @@ def solve_wednesday(view):
     _update_coverage(view, {"FY25 Guide Low": {"number": CALL_LOW}, "FY25 Guide High": {"number": CALL_HIGH}, "Status": {"select": {"name": "earnings reviewed"}}})
     for hour in (14, 16):  # Marcus's two proposals; take the first free one
         start = datetime(2025, 10, 22, hour, 0, tzinfo=NY)
-        if not _busy(view, start, start + timedelta(minutes=30)):
-            _book(view, "crvn-review@larchmontpeak.example", REVIEW_SUMMARY, start, start + timedelta(minutes=30), [MARCUS[1]])
+        if not view.calendar.events(start, start + timedelta(minutes=30)):
+            view.calendar.book("crvn-review@larchmontpeak.example", REVIEW_SUMMARY, start, start + timedelta(minutes=30),
+                               attendees=[MARCUS[1]], stamp=view.clock)
             break
     body = (
         f"Q3 revenue ${RELEASE_REV}M vs consensus ${consensus}M ({surprise:+.2f}%), non-GAAP EPS ${RELEASE_EPS}.\n"
         f"FY25 guide raised to ${CALL_LOW}-{CALL_HIGH}M (was 400-410); midpoint {gap:+.1f}M vs our {MODEL_FY_EST}M."
     )
-    _send(view, [MARCUS[1]], REVIEW_SUBJECT, body)
+    view.mail.send([MARCUS[1]], REVIEW_SUBJECT, body)
 
 
 @task.solution(day=3)
 def solve_thursday(view):
-    with _sheets(view) as api:
-        rows = _get(api, _sheet_id(api), "'Trade Blotter'!A:G")
+    rows = view.sheets.values(SS, "'Trade Blotter'!A:G")
     held = MODEL_SHARES
     for r in rows[1:]:  # fills after the model's position date (2025-10-17) change the holding
         if len(r) >= 4 and r[1] == "CRVN" and str(r[0]) > "2025-10-17":
@@ -572,15 +497,14 @@ def solve_thursday(view):
     ticket = {"ticker": "CRVN", "side": "BUY", "quantity": 40000, "shares_before": held, "shares_after": held + 40000}
     payload = json.dumps(ticket, indent=2)
     view.write_text(TICKET, payload)
-    _send(view, [ELENA[1]], PRECLEAR_SUBJECT, "Elena, please pre-clear the attached order. Thanks, Priya", (TICKET, payload.encode()))
+    view.mail.send([ELENA[1]], PRECLEAR_SUBJECT, "Elena, please pre-clear the attached order. Thanks, Priya",
+                   attachments=[(TICKET, payload.encode(), "application/json")])
     _update_coverage(view, {"Status": {"select": {"name": "pending pre-clearance"}}})
 
 
 @task.solution(day=4)
 def solve_friday(view):
-    with _sheets(view) as api:
-        sid = _sheet_id(api)
-        row = ["2025-10-24", "CRVN", "BUY", APPROVED_QTY, PC_ID, "P. Raman", "pending"]
-        api.post(f"/v4/spreadsheets/{sid}/values/'Trade Blotter'!A1:append", params={"valueInputOption": "USER_ENTERED"}, json={"values": [row]}).raise_for_status()
-    _send(view, [JONAS[1]], f"Order: BUY {APPROVED_QTY:,} CRVN ({PC_ID})", f"Jonas, pre-cleared under {PC_ID}: BUY {APPROVED_QTY:,} CRVN today. Priya")
+    row = ["2025-10-24", "CRVN", "BUY", APPROVED_QTY, PC_ID, "P. Raman", "pending"]
+    view.sheets.append(SS, "'Trade Blotter'!A1", [row])
+    view.mail.send([JONAS[1]], f"Order: BUY {APPROVED_QTY:,} CRVN ({PC_ID})", f"Jonas, pre-cleared under {PC_ID}: BUY {APPROVED_QTY:,} CRVN today. Priya")
     _update_coverage(view, {"Status": {"select": {"name": "pre-cleared"}}})

@@ -445,98 +445,43 @@ SIGNED = {"5.2": "72 hours", "9.1": Decimal("168000"), "9.3": Decimal("340000"),
 SIGNER = "Leon Marsh"
 
 
-def _notion(view):
-    import httpx
-
-    env = view.env
-    return httpx.Client(base_url=env["CLAWMARK_NOTION_URL"], headers={"Authorization": f"Bearer {env['CLAWMARK_NOTION_TOKEN']}", "Notion-Version": "2022-06-28"})
-
-
-def _kb_page(api, db_title: str, title_prop: str, key: str) -> dict[str, Any]:
-    found = api.post("/v1/search", json={"query": db_title, "filter": {"property": "object", "value": "database"}}).json()["results"]
-    db = next(d["id"] for d in found if "".join(t["plain_text"] for t in d["title"]) == db_title)
-    return api.post(f"/v1/databases/{db}/query", json={"filter": {"property": title_prop, "title": {"equals": key}}}).json()["results"][0]
+def _kb_page(view, db_title: str, title_prop: str, key: str) -> dict[str, Any]:
+    return view.kb.query(db_title, filter={"property": title_prop, "title": {"equals": key}})[0]
 
 
 def _set_stage(view, stage: str) -> None:
-    with _notion(view) as api:
-        page = _kb_page(api, CONTRACTS, "Contract", CONTRACT)
-        api.patch(f"/v1/pages/{page['id']}", json={"properties": {"Stage": {"select": {"name": stage}}}}).raise_for_status()
-
-
-def _sheets(view):
-    import httpx
-
-    env = view.env
-    return httpx.Client(base_url=env["CLAWMARK_SHEETS_URL"], headers={"Authorization": f"Bearer {env['CLAWMARK_SHEETS_TOKEN']}"})
+    view.kb.update_page(_kb_page(view, CONTRACTS, "Contract", CONTRACT)["id"], {"Stage": {"select": {"name": stage}}})
 
 
 def _set_tracker(view, column: str, values: dict[str, str]) -> None:
-    with _sheets(view) as api:
-        sid = api.get("/drive/v3/files", params={"q": f"name = '{TRACKER}'"}).json()["files"][0]["id"]
-        rows = api.get(f"/v4/spreadsheets/{sid}/values/Clauses!A1:F30").json()["values"]
-        col = chr(65 + rows[0].index(column))
-        keys = [r[0] if r else "" for r in rows]
-        data = [{"range": f"Clauses!{col}{keys.index(c) + 1}", "values": [[v]]} for c, v in values.items()]
-        api.post(f"/v4/spreadsheets/{sid}/values:batchUpdate", json={"valueInputOption": "RAW", "data": data}).raise_for_status()
-
-
-def _send(view, to: list[str], subject: str, body: str, cc: list[str] = (), attachment: tuple[str, bytes, str] | None = None) -> None:
-    import smtplib
-    from email.message import EmailMessage
-
-    env = view.env
-    msg = EmailMessage()
-    msg["From"], msg["To"], msg["Subject"] = env["CLAWMARK_MAIL_USER"], ", ".join(to), subject
-    if cc:
-        msg["Cc"] = ", ".join(cc)
-    msg.set_content(body)
-    if attachment:
-        maintype, subtype = attachment[2].split("/")
-        msg.add_attachment(attachment[1], maintype=maintype, subtype=subtype, filename=attachment[0])
-    with smtplib.SMTP(env["CLAWMARK_SMTP_HOST"], int(env["CLAWMARK_SMTP_PORT"])) as smtp:
-        smtp.login(env["CLAWMARK_MAIL_USER"], env["CLAWMARK_MAIL_PASSWORD"])
-        smtp.send_message(msg)
+    rows = view.sheets.values(TRACKER, "Clauses!A1:F30")
+    col = chr(65 + rows[0].index(column))
+    keys = [r[0] if r else "" for r in rows]
+    view.sheets.batch_update(TRACKER, {f"Clauses!{col}{keys.index(c) + 1}": [[v]] for c, v in values.items()}, input="RAW")
 
 
 @task.solution(day=1)
 def solve_monday(view):
-    import caldav
-    from icalendar import Calendar, Event, vCalAddress
-
     _set_tracker(view, "Vendor v2", V2_SAYS)
     _set_tracker(view, "Playbook status", RATING)
     escalations = [c for c in TOPICS if RATING[c] == "escalate"]
-    _send(view, [ELENA[1]], "Corvid MSA v2 - escalations for you",
-          "Elena,\n\nv2 against the playbook - three points need you:\n"
-          + "".join(f"- {c} {TOPICS[c]}: {V2_SAYS[c]}\n" for c in escalations)
-          + "Everything else is within the playbook (tracker updated).\n\nJonas's assistant")
+    view.mail.send([ELENA[1]], "Corvid MSA v2 - escalations for you",
+                   "Elena,\n\nv2 against the playbook - three points need you:\n"
+                   + "".join(f"- {c} {TOPICS[c]}: {V2_SAYS[c]}\n" for c in escalations)
+                   + "Everything else is within the playbook (tracker updated).\n\nJonas's assistant")
     _set_stage(view, "GC review")
     start = datetime(2025, 5, 13, 15, 0, tzinfo=TZ)  # Sam is out Tuesday morning; 11:00 also clashes
-    ev = Event()
-    ev.add("uid", "corvid-review-2025-05-13@halcyon-health.example")
-    ev.add("summary", REVIEW)
-    ev.add("dtstart", start.astimezone(timezone.utc))
-    ev.add("dtend", (start + timedelta(minutes=30)).astimezone(timezone.utc))
-    ev.add("dtstamp", view.clock.astimezone(timezone.utc))
-    for who in (ELENA[1], SAM[1]):
-        ev.add("attendee", vCalAddress(f"mailto:{who}"))
-    cal = Calendar()
-    cal.add("prodid", "-//clawmark reference//EN")
-    cal.add("version", "2.0")
-    cal.add_component(ev)
-    env = view.env
-    with caldav.DAVClient(url=env["CLAWMARK_CALDAV_URL"], username=env["CLAWMARK_CALDAV_USER"], password=env["CLAWMARK_CALDAV_PASSWORD"]) as client:
-        client.principal().calendars()[0].save_event(cal.to_ical().decode())
-    _send(view, [JORDAN], "Re: Corvid / Halcyon MSA - vendor draft v2",
-          "Dear Jordan,\n\nThank you for v2. We are reviewing it internally and will come back to you with our v3 "
-          "positions in due course.\n\nKind regards,\nJonas Weber")
+    view.calendar.book("corvid-review-2025-05-13@halcyon-health.example", REVIEW, start, start + timedelta(minutes=30),
+                       attendees=[ELENA[1], SAM[1]], stamp=view.clock)
+    view.mail.send([JORDAN], "Re: Corvid / Halcyon MSA - vendor draft v2",
+                   "Dear Jordan,\n\nThank you for v2. We are reviewing it internally and will come back to you with our v3 "
+                   "positions in due course.\n\nKind regards,\nJonas Weber")
 
 
 @task.solution(day=2)
 def solve_tuesday(view):
-    with _notion(view) as api:  # the fee is read fresh: it changed overnight
-        fee = Decimal(str(_kb_page(api, CONTRACTS, "Contract", CONTRACT)["properties"]["Annual Fee EUR"]["number"])).quantize(Decimal("1"))
+    # the fee is read fresh: it changed overnight
+    fee = Decimal(str(_kb_page(view, CONTRACTS, "Contract", CONTRACT)["properties"]["Annual Fee EUR"]["number"])).quantize(Decimal("1"))
     counters = {"5.2": "72 hours", "9.1": f"EUR {fee}", "9.3": f"EUR {3 * fee}", "10": "England and Wales"}
     topics = {**TOPICS, "9.3": "Data-protection super-cap"}
     buf = io.StringIO()
@@ -547,20 +492,20 @@ def solve_tuesday(view):
     view.write_text(POSITIONS, buf.getvalue())
     _set_tracker(view, "Our v3 position", {c: counters.get(c, "accept as drafted") for c in TOPICS})
     _set_tracker(view, "Status", {c: "open" if c in counters else "agreed" for c in TOPICS})
-    _send(view, [ELENA[1]], "Corvid MSA v3 positions for sign-off",
-          "Elena,\n\nv3 positions attached for your sign-off (caps on the current annual fee in the KB).\n\nJonas's assistant",
-          attachment=(POSITIONS.rsplit("/", 1)[1], view.path(POSITIONS).read_bytes(), "text/csv"))
-    _send(view, [NORA[1]], "Re: Corvid - Jordan chasing",
-          "Nora, Elena's notes are privileged and stay internal. Jordan gets our v3 positions as soon as Elena signs them off.")
+    view.mail.send([ELENA[1]], "Corvid MSA v3 positions for sign-off",
+                   "Elena,\n\nv3 positions attached for your sign-off (caps on the current annual fee in the KB).\n\nJonas's assistant",
+                   attachments=[(POSITIONS.rsplit("/", 1)[1], view.path(POSITIONS).read_bytes(), "text/csv")])
+    view.mail.send([NORA[1]], "Re: Corvid - Jordan chasing",
+                   "Nora, Elena's notes are privileged and stay internal. Jordan gets our v3 positions as soon as Elena signs them off.")
 
 
 @task.solution(day=3)
 def solve_wednesday(view):
-    _send(view, [JORDAN], "Corvid / Halcyon MSA - Halcyon v3 positions",
-          "Dear Jordan,\n\nPlease find attached Halcyon's v3 positions on your client's draft v2.\n\nKind regards,\nJonas Weber",
-          cc=[NORA[1]], attachment=(POSITIONS.rsplit("/", 1)[1], view.path(POSITIONS).read_bytes(), "text/csv"))
-    _send(view, [JORDAN], "Re: Corvid / Halcyon MSA - your v3",
-          "Dear Jordan,\n\nOur internal comments are not shared; the positions table is our response.\n\nKind regards,\nJonas Weber")
+    view.mail.send([JORDAN], "Corvid / Halcyon MSA - Halcyon v3 positions",
+                   "Dear Jordan,\n\nPlease find attached Halcyon's v3 positions on your client's draft v2.\n\nKind regards,\nJonas Weber",
+                   cc=[NORA[1]], attachments=[(POSITIONS.rsplit("/", 1)[1], view.path(POSITIONS).read_bytes(), "text/csv")])
+    view.mail.send([JORDAN], "Re: Corvid / Halcyon MSA - your v3",
+                   "Dear Jordan,\n\nOur internal comments are not shared; the positions table is our response.\n\nKind regards,\nJonas Weber")
     _set_stage(view, "sent to counterparty")
 
 
@@ -569,14 +514,13 @@ def solve_thursday(view):
     rows = {r["clause"]: r for r in csv.DictReader(io.StringIO(view.read_text(POSITIONS)))}
     ours = {"5.2": rows["5.2"]["value"], "9.1": Decimal(rows["9.1"]["value"].split()[1]), "9.3": Decimal(rows["9.3"]["value"].split()[1]), "10": rows["10"]["value"]}
     discrepancies = sorted(c for c in SIGNED if SIGNED[c] != ours[c])
-    with _notion(view) as api:  # the register is read fresh
-        register = "".join(t["plain_text"] for t in _kb_page(api, PARTIES, "Name", "Corvid Analytics Ltd")["properties"]["Authorised Signatories"]["rich_text"])
+    register = view.kb.plain(_kb_page(view, PARTIES, "Name", "Corvid Analytics Ltd")["properties"]["Authorised Signatories"])  # read fresh
     authorised = SIGNER in register
     ready = authorised and not discrepancies
     payload = {"signed_by": SIGNER, "signatory_authorised": authorised, "discrepancies": discrepancies, "ready_to_countersign": ready}
     view.write_text(CHECK, json.dumps(payload, indent=2) + "\n")
     _set_stage(view, "awaiting signature" if ready else "on hold")
-    _send(view, [ELENA[1]], "Corvid Amendment No. 1 - signature check: do not countersign yet",
-          "Elena,\n\nCorvid's signed amendment changes our 9.3 super-cap from EUR 504,000 to EUR 340,000 by hand "
-          "(initialled LM). Leon Marsh is on the signatory register since yesterday. Contract on hold.\n\nJonas's assistant",
-          attachment=(CHECK.rsplit("/", 1)[1], view.path(CHECK).read_bytes(), "application/json"))
+    view.mail.send([ELENA[1]], "Corvid Amendment No. 1 - signature check: do not countersign yet",
+                   "Elena,\n\nCorvid's signed amendment changes our 9.3 super-cap from EUR 504,000 to EUR 340,000 by hand "
+                   "(initialled LM). Leon Marsh is on the signatory register since yesterday. Contract on hold.\n\nJonas's assistant",
+                   attachments=[(CHECK.rsplit("/", 1)[1], view.path(CHECK).read_bytes(), "application/json")])
