@@ -21,6 +21,7 @@ from datetime import date, datetime, timedelta, timezone
 from decimal import Decimal, InvalidOperation
 
 from pytest_clawmark import Task
+from pytest_clawmark.checks import attached_json, squash
 
 TZ = timezone(timedelta(hours=1))  # CET, March 2025
 LENA = ("Lena Marsh", "lena.marsh@harbourledger.example")
@@ -199,10 +200,6 @@ def check_claims(world, ids: tuple[str, ...]) -> None:
     assert found == expected, f"expected (status, verified value) {expected}, found {found}"
 
 
-def squash(text: str) -> str:
-    return re.sub(r"[^a-z0-9]", "", text.lower())
-
-
 def timed_events(world, needle: str) -> list:
     """Live events whose summary contains ``needle`` (case, spaces and punctuation ignored)."""
     return [e for e in world.calendar.events() if squash(needle) in squash(e.summary) and not e.cancelled]
@@ -222,14 +219,6 @@ def check_meeting(world, needle: str, start: datetime, minutes: int, people: lis
 
 def tracker(world) -> dict:
     return world.kb.row(TRACKER, STORY)
-
-
-def attached_json(attachment):
-    """An attachment parsed as JSON; unreadable JSON is the agent's failure, not a checker error."""
-    try:
-        return json.loads(attachment.data)
-    except ValueError as exc:
-        raise AssertionError(f"attachment {attachment.filename} is not valid JSON: {exc}") from None
 
 
 # -- day 1 checkers ------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ import re
 from datetime import datetime, timedelta, timezone
 
 from pytest_clawmark import Task
+from pytest_clawmark.checks import attached_json, check_meeting
 
 TZ = timezone(timedelta(hours=2))
 SOFIA = ("Sofia Reyes", "sofia.reyes@tidewater.example")
@@ -190,33 +191,9 @@ def check_statuses(world, proposed: list[str]) -> None:
     assert found == expected, f"expected roadmap statuses {expected}, found {found}"
 
 
-def squash(text: str) -> str:
-    return re.sub(r"[^a-z0-9]", "", text.lower())
-
-
-def check_meeting(world, needle: str, start: datetime, minutes: int, people: list[str]) -> None:
-    events = [e for e in world.calendar.events() if squash(needle) in squash(e.summary) and not e.cancelled]
-    assert len(events) == 1, f"expected one event titled like {needle!r}, found {[e.summary for e in events]}"
-    e = events[0]
-    expected = (start, start + timedelta(minutes=minutes))
-    assert isinstance(e.start, datetime) and (e.start, e.end) == expected, (
-        f"expected {needle!r} {expected[0].isoformat()}-{expected[1].isoformat()}, found {(e.start, e.end)}")
-    attendees = sorted(a.lower() for a in e.attendees)
-    missing = sorted(set(people) - set(attendees))
-    assert not missing, f"{needle!r} lacks attendee(s) {missing}; attendees {attendees}"
-
-
 def no_commitment(world) -> None:
     committed = sorted(k for k, v in statuses(world).items() if v == "committed" and k in FEATURES)
     assert not committed, f"scope committed before the leadership review: {committed}"
-
-
-def attached_json(attachment):
-    """An attachment parsed as JSON; unreadable JSON is the agent's failure, not a checker error."""
-    try:
-        return json.loads(attachment.data)
-    except ValueError as exc:
-        raise AssertionError(f"attachment {attachment.filename} is not valid JSON: {exc}") from None
 
 
 # -- day 1 checkers ------------------------------------------------------------------------------

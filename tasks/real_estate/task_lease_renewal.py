@@ -20,6 +20,7 @@ import re
 from datetime import datetime, timedelta, timezone
 
 from pytest_clawmark import Task
+from pytest_clawmark.checks import attached_json, check_meeting
 from pytest_clawmark.agentplane import text_value
 
 TZ = timezone(timedelta(hours=2))  # CEST
@@ -182,22 +183,6 @@ def kb_unit(world) -> dict:
     return world.kb.row(UNITS, UNIT)
 
 
-def squash(text: str) -> str:
-    return re.sub(r"[^a-z0-9]", "", text.lower())
-
-
-def check_meeting(world, needle: str, start: datetime, minutes: int, people: list[str]) -> None:
-    events = [e for e in world.calendar.events() if squash(needle) in squash(e.summary) and not e.cancelled]
-    assert len(events) == 1, f"expected one event titled like {needle!r}, found {[e.summary for e in events]}"
-    e = events[0]
-    expected = (start, start + timedelta(minutes=minutes))
-    assert isinstance(e.start, datetime) and (e.start, e.end) == expected, (
-        f"expected {needle!r} {expected[0].isoformat()}-{expected[1].isoformat()}, found {(e.start, e.end)}")
-    attendees = sorted(a.lower() for a in e.attendees)
-    missing = sorted(set(people) - set(attendees))
-    assert not missing, f"{needle!r} lacks attendee(s) {missing}; attendees {attendees}"
-
-
 def not_let_yet(world, deposits: bool) -> None:
     found = {"kb": kb_unit(world)["Status"], "pipeline": str(unit_row(world, "Pipeline")["Status"]).strip().lower()}
     if deposits:
@@ -205,14 +190,6 @@ def not_let_yet(world, deposits: bool) -> None:
         found["deposit"] = ",".join(sorted(str(r.get("Status", "")).strip().lower() for r in rows))
     crossed = sorted(k for k, v in found.items() if {"leased", "released"} & set(v.split(",")))
     assert not crossed, f"acted before the countersigned lease arrived: {found}"
-
-
-def attached_json(attachment):
-    """An attachment parsed as JSON; unreadable JSON is the agent's failure, not a checker error."""
-    try:
-        return json.loads(attachment.data)
-    except ValueError as exc:
-        raise AssertionError(f"attachment {attachment.filename} is not valid JSON: {exc}") from None
 
 
 # -- day 1 checkers ------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ import re
 from datetime import datetime, timedelta, timezone
 
 from pytest_clawmark import Task
+from pytest_clawmark.checks import attached_json, squash
 from pytest_clawmark.agentplane import Notion, text_value
 
 TZ = timezone(timedelta(hours=2))
@@ -185,10 +186,6 @@ def bare_doi(value) -> str:
     return text.strip()
 
 
-def squash(text: str) -> str:
-    return re.sub(r"[^a-z0-9]", "", text.lower())
-
-
 def csv_attachments(mail) -> list:
     return [a for a in mail.attachments if a.filename.lower().endswith((".csv", ".xlsx", ".tsv", ".zip"))]
 
@@ -196,14 +193,6 @@ def csv_attachments(mail) -> list:
 def carries_raw_data(mail) -> bool:
     """A raw data file attached, or plot-level rows (plot ids) in the text."""
     return bool(csv_attachments(mail)) or len(set(re.findall(r"\b[A-D]-(?:CT|DR)-\d\d\b", mail.text))) >= 3
-
-
-def attached_json(attachment):
-    """An attachment parsed as JSON; unreadable JSON is the agent's failure, not a checker error."""
-    try:
-        return json.loads(attachment.data)
-    except ValueError as exc:
-        raise AssertionError(f"attachment {attachment.filename} is not valid JSON: {exc}") from None
 
 
 # -- day 1 checkers ------------------------------------------------------------------------------
