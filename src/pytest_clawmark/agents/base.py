@@ -73,6 +73,19 @@ class AgentSession:
 
 @runtime_checkable
 class Agent(Protocol):
+    """An agent adapter: ``start`` once per task trial, ``wake`` once per day, ``stop`` at the end.
+
+    Optional (not part of this protocol's required methods; adapters without it are fine):
+
+    ``preflight(self, isolation: Isolation) -> None`` — called once per run, in the controller,
+    right after the agent is built from its options and before any world starts, with the
+    isolation in effect (mode ``bwrap`` or ``none``, already resolved). It raises
+    :class:`AgentError` with a one-line, actionable message when the agent cannot possibly start
+    (a missing program or script, a program the sandbox does not show); the run then stops with
+    that message as a usage error, and nothing is scored. Keep it cheap and side-effect free: no
+    network, no model call, and any probe process or folder gone when it returns.
+    """
+
     name: str
 
     def start(self, session: AgentSession) -> None: ...

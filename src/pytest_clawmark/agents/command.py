@@ -2,6 +2,12 @@
 
     pytest tasks --agent=command --agent-option cmd="python /abs/path/my_agent.py"
 
+Relative paths in ``cmd`` are taken from the folder pytest was started in (the command itself
+runs in the task's workspace, where they would never resolve): a relative program path
+(``./agent``, ``bin/agent``) and the script an interpreter runs (``python my_agent.py``) are made
+absolute when the agent is built. :meth:`CommandAgent.preflight` then checks, once per run and
+before any world starts, that the command can start at all — on the host and inside the sandbox.
+
 Per turn the command gets the wake-up message on stdin and in the file named by
 ``$CLAWMARK_MESSAGE_FILE``, runs with the workspace as its working folder and an environment
 made only of the world's ``CLAWMARK_*`` variables plus a minimal ``PATH``/``HOME``/``LANG`` and
@@ -16,6 +22,11 @@ leftover process of the group is killed too, so no agent process works between t
 world changes. Then links and special files the agent left in the workspace that would lead the
 harness outside it are removed by the harness (:meth:`~pytest_clawmark.world.fs.FsService.disarm`). stdout/stderr tails and the JSON trace
 lines of ``$CLAWMARK_TRACE_FILE`` (:mod:`.tracefile`) are kept as evidence.
+
+A command that cannot start is the harness's fault, never the agent's: a turn whose command
+cannot be executed (``Popen`` fails, or bwrap reports that it cannot set up the sandbox or exec
+the command — re-checked by a probe in the same sandbox, since an agent could print such a line
+itself) is recorded as ``infra-error``, not ``failed``.
 """
 
 from __future__ import annotations
@@ -31,18 +42,34 @@ from collections.abc import Mapping
 from datetime import datetime
 from pathlib import Path
 
-from .base import FAILED, OK, TIMEOUT, AgentError, AgentSession, TurnTrace
+from .base import FAILED, INFRA_ERROR, OK, TIMEOUT, AgentError, AgentSession, TurnTrace
 from .process import kill_group, tail
 from .sandbox import (
+    BWRAP,
+    PROBE_TIMEOUT,
+    Isolation,
     IsolationError,
+    Need,
     Sandbox,
+    bwrap_error_line,
     default_readonly,
+    exec_candidates,
+    first_missing,
+    host_lookup,
+    host_missing,
     parse_paths,
+    probe_folders,
     wait_until_gone,
 )
 from .tracefile import read_trace
 
 BASE_PATH = "/usr/local/bin:/usr/bin:/bin"
+INTERPRETER = re.compile(r"(python(\d+(\.\d+)*)?|node|bash|sh|ruby|perl|deno|bun)")
+"""Programs whose first (non-option) argument is the script they run."""
+CODE_FLAGS = frozenset({"-c", "-m", "-e", "-p", "--eval", "--print"})
+"""Interpreter options after which the arguments are code or a module name, not a script file."""
+SCRIPT_SUFFIXES = frozenset({".py", ".sh", ".bash", ".js", ".mjs", ".cjs", ".ts", ".mts", ".rb", ".pl"})
+"""Arguments with these suffixes are taken to be the agent's script (checked by the preflight)."""
 
 
 class CommandAgent:
@@ -54,9 +81,13 @@ class CommandAgent:
         if not cmd:
             raise AgentError('the command agent needs --agent-option cmd="your command line"')
         try:
-            self.argv = shlex.split(cmd)
+            argv = shlex.split(cmd)
         except ValueError as exc:
             raise AgentError(f"cannot parse cmd={cmd!r}: {exc}") from None
+        if not argv:
+            raise AgentError('the command agent needs --agent-option cmd="your command line"')
+        self.started_in = os.getcwd()  # where relative paths in cmd are taken from
+        self.argv = absolute_paths(argv, self.started_in)
         try:
             self.extra_readonly = parse_paths(self.options.get("sandbox_ro", ""))
         except IsolationError as exc:
@@ -79,10 +110,83 @@ class CommandAgent:
             raise AgentError(f"cannot isolate the command agent: {exc}") from None
         self.isolation = session.isolation.mode
 
+    # -- before the run ------------------------------------------------------------------------
+    def search_path(self) -> str:
+        """The ``PATH`` the command gets (the ``path`` option, else the harness's)."""
+        return self.options.get("path", os.environ.get("PATH", BASE_PATH))
+
+    def preflight(self, isolation: Isolation) -> None:
+        """Raise :class:`AgentError` (one line, how to fix) when the command cannot possibly start.
+
+        Called once per run before any world starts (see the Agent protocol). Checks, on the
+        host: the program (``PATH`` lookup for a bare name) and the interpreters the kernel needs
+        to exec it (``#!`` line, ELF loader); the script files named in the command line. With
+        ``bwrap``: the same, by a probe inside the sandbox the agent would get (a few ms).
+        """
+        path = self.search_path()
+        candidates = exec_candidates(self.argv[0], path)
+        missing = host_missing(candidates, path) if candidates else Need(self.argv[0])
+        if missing is not None:
+            raise AgentError(self._missing_on_host(missing, path))
+        for word in self._scripts():
+            if not os.path.exists(word):
+                where = "" if os.path.isabs(word) else f" (relative paths are taken from the folder pytest was started in, {self.started_in})"
+                raise AgentError(f"the agent script {word} does not exist{where}")
+        if isolation.mode == BWRAP:
+            self._preflight_sandbox(isolation, path, candidates)
+
+    def _missing_on_host(self, need: Need, path: str) -> str:
+        if need.why == "the command":
+            name = self.argv[0]
+            if "/" not in name:
+                return f"the agent command {name!r} was not found on PATH ({path}); give an absolute path or --agent-option path=..."
+            if not os.path.exists(name):
+                return f"the agent command {name!r} does not exist"
+            if os.path.isdir(name):
+                return f"the agent command {name!r} is a folder, not a program"
+            return f"the agent command {name!r} is not executable; chmod +x it, or put its interpreter first in cmd"
+        if "/" not in need.what:
+            return f"the agent command {self.argv[0]!r} needs {need.what!r} ({need.why}), which was not found on PATH ({path}); set --agent-option path=..."
+        return f"the agent command {self.argv[0]!r} needs {need.what} ({need.why}), which does not exist or is not executable"
+
+    def _scripts(self) -> list[str]:
+        """The words of the command line that name the agent's script (to be checked)."""
+        found = [w for w in self.argv[1:] if os.path.isabs(w) and Path(w).suffix in SCRIPT_SUFFIXES]
+        index = _script_index(self.argv)
+        if index is not None and not os.path.isabs(self.argv[index]) and Path(self.argv[index]).suffix in SCRIPT_SUFFIXES:
+            found.append(self.argv[index])  # relative, so it did not exist where pytest started
+        return found
+
+    def _preflight_sandbox(self, isolation: Isolation, path: str, candidates: list[list[Need]]) -> None:
+        with probe_folders("clawmark-preflight-") as (workspace, home):
+            try:
+                sandbox = Sandbox(isolation, readonly=[*default_readonly(), *self.extra_readonly], writable=[workspace, home])
+            except IsolationError as exc:
+                raise AgentError(f"cannot isolate the command agent: {exc}") from None
+            env = {"PATH": path, "HOME": str(home), "LANG": "C.UTF-8", "TMPDIR": str(home)}
+            missing, result = first_missing(sandbox, candidates, cwd=workspace, env=env, argv=self.argv)
+        if missing is not None:
+            raise AgentError(self._invisible(missing, path))
+        if result.returncode is None:
+            raise AgentError(f"the sandbox check of the agent command {self.argv[0]!r} did not finish in {PROBE_TIMEOUT:g} s")
+        if result.bwrap_error:
+            raise AgentError(f"the sandbox (bwrap) cannot start the agent command {self.argv[0]!r}: {result.bwrap_error}")
+        if result.returncode != 0:
+            raise AgentError(f"the sandbox check of the agent command {self.argv[0]!r} failed (exit {result.returncode}){_last_text_line(result.stderr)}")
+
+    def _invisible(self, need: Need, path: str) -> str:
+        host = host_lookup(need, path) or need.what
+        folder = os.path.dirname(os.path.abspath(host))
+        fix = f"make it reachable under /usr, or add --agent-option sandbox_ro={folder}"
+        if need.why == "the command":
+            return f"the agent command {self.argv[0]!r} is not visible inside the sandbox (bwrap); {fix}"
+        return f"{need.what} ({need.why}) of the agent command {self.argv[0]!r} is not visible inside the sandbox (bwrap); {fix}"
+
+    # -- the run ---------------------------------------------------------------------------------
     def environment(self, day: int, clock: datetime, message_file: Path, trace_file: Path) -> dict[str, str]:
         assert self.session is not None
         env = {
-            "PATH": self.options.get("path", os.environ.get("PATH", BASE_PATH)),
+            "PATH": self.search_path(),
             "HOME": str(self.session.home),
             "LANG": "C.UTF-8",
             "TMPDIR": str(self.session.home),
@@ -107,13 +211,14 @@ class CommandAgent:
         err_path = self.session.evidence_dir / f"day{day}.stderr.txt"
         info_read, info_write = os.pipe() if self.sandbox.active else (-1, -1)
         argv = self.sandbox.wrap(self.argv, cwd=self.session.workspace, writable=[io_dir], info_fd=info_write if info_write >= 0 else None)
+        env = self.environment(day, clock, message_file, trace_file)
         t0 = time.perf_counter()
         with out_path.open("wb") as out, err_path.open("wb") as err:
             try:
                 proc = subprocess.Popen(
                     argv,
                     cwd=self.session.workspace,
-                    env=self.environment(day, clock, message_file, trace_file),
+                    env=env,
                     stdin=subprocess.PIPE,
                     stdout=out,
                     stderr=err,
@@ -122,7 +227,8 @@ class CommandAgent:
                 )
             except OSError as exc:
                 _close(info_read, info_write)
-                return TurnTrace(status=FAILED, detail=f"cannot run {argv[0]!r}: {exc.strerror}", extra={"isolation": self.isolation})
+                # the command never started: the harness's problem (see preflight), not the agent's
+                return TurnTrace(status=INFRA_ERROR, detail=f"cannot run {argv[0]!r}: {exc.strerror}", extra={"isolation": self.isolation})
             _close(info_write)
             status, detail = OK, ""
             try:
@@ -140,6 +246,9 @@ class CommandAgent:
                     wait_until_gone(_read_all(info_read))
             if status == OK and proc.returncode != 0:
                 status, detail = FAILED, f"exited with status {proc.returncode}{_last_line(err_path)}"
+                fault = self._sandbox_fault(proc.returncode, out_path, err_path, trace_file, io_dir, env)
+                if fault:
+                    status, detail = INFRA_ERROR, fault
         seconds = time.perf_counter() - t0
         trace = TurnTrace(
             status=status,
@@ -161,9 +270,71 @@ class CommandAgent:
             trace.extra.update(parsed.stats())
         return trace
 
+    def _sandbox_fault(self, returncode: int, out_path: Path, err_path: Path, trace_file: Path, io_dir: Path, env: dict[str, str]) -> str:
+        """bwrap's own error line when the sandbox, not the agent, failed the turn; else ''.
+
+        bwrap reports that it cannot set the sandbox up or exec the command with one
+        ``bwrap: ...`` line on stderr and exit status 1, the agent having produced nothing. An
+        agent could print such a line itself, so the fault is confirmed by a probe in the same
+        sandbox (same working folder and binds): it must fail to set up, or miss the command or
+        one of its interpreters. Otherwise the exit is the agent's own.
+        """
+        assert self.session is not None and self.sandbox is not None
+        if not self.sandbox.active or returncode != 1 or out_path.stat().st_size or trace_file.exists():
+            return ""
+        line = bwrap_error_line(tail(err_path))
+        if not line:
+            return ""
+        candidates = exec_candidates(self.argv[0], env["PATH"])
+        if not candidates:  # gone from the host too
+            return line
+        missing, result = first_missing(self.sandbox, candidates, cwd=self.session.workspace, env=env, writable=[io_dir], argv=self.argv)
+        if missing is not None or result.bwrap_error or result.returncode != 0:
+            return line
+        return ""
+
     def stop(self) -> None:
         self.session = None
         self.sandbox = None
+
+
+def absolute_paths(argv: list[str], base: str) -> list[str]:
+    """``argv`` with the relative paths that name the agent's program or script made absolute
+    (from ``base``, the folder pytest was started in): a program path with a slash (``./agent``),
+    and the script an interpreter runs (``python my_agent.py``) when that file exists there.
+    ``~/`` at their start is expanded too (no shell runs the command line)."""
+    argv = list(argv)
+    if argv[0].startswith("~/"):
+        argv[0] = os.path.expanduser(argv[0])
+    if "/" in argv[0] and not os.path.isabs(argv[0]):
+        argv[0] = os.path.normpath(os.path.join(base, argv[0]))
+    index = _script_index(argv)
+    if index is not None:
+        word = os.path.expanduser(argv[index]) if argv[index].startswith("~/") else argv[index]
+        if os.path.isabs(word):
+            argv[index] = word
+        elif os.path.isfile(os.path.join(base, word)):
+            argv[index] = os.path.normpath(os.path.join(base, word))
+    return argv
+
+
+def _script_index(argv: list[str]) -> int | None:
+    """Where the script of an interpreter command line is: its first argument that is not an
+    option (after ``run`` for deno/bun); None when ``argv`` does not start with an interpreter or
+    runs code given inline (``-c``, ``-m``, ``-e`` ...)."""
+    program = os.path.basename(argv[0])
+    if not INTERPRETER.fullmatch(program):
+        return None
+    for i in range(1, len(argv)):
+        word = argv[i]
+        if word in CODE_FLAGS or word == "--":
+            return None if word != "--" else (i + 1 if i + 1 < len(argv) else None)
+        if word.startswith("-"):
+            continue
+        if program in ("deno", "bun") and word == "run" and i == 1:
+            continue
+        return i
+    return None
 
 
 def _close(*fds: int) -> None:
@@ -212,5 +383,9 @@ def _kill_leftovers(proc: subprocess.Popen[bytes]) -> None:
 
 def _last_line(path: Path) -> str:
     """`` (the last line of stderr)``, so a failed day says why in the summary."""
-    lines = tail(path).strip().splitlines()
+    return _last_text_line(tail(path))
+
+
+def _last_text_line(text: str) -> str:
+    lines = text.strip().splitlines()
     return f" ({lines[-1][:200]})" if lines else ""

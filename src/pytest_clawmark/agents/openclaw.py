@@ -27,11 +27,23 @@ from typing import Any
 
 from .base import TIMEOUT, AgentError, AgentSession, TurnTrace
 from .openclaw_config import api_key, build_config, provider_settings
-from .openclaw_install import find_openclaw
+from .openclaw_install import MIN_NODE_MAJOR, find_openclaw, install_hint
 from .openclaw_persona import day_header, write_persona_files
 from .openclaw_trace import classify, digest_day, export_transcript, parse_result
 from .process import kill_group, kill_marked, tail
-from .sandbox import IsolationError, Sandbox, default_readonly
+from .sandbox import (
+    BWRAP,
+    PROBE_TIMEOUT,
+    Isolation,
+    IsolationError,
+    Sandbox,
+    default_readonly,
+    exec_needs,
+    first_missing,
+    host_missing,
+    probe_folders,
+    run_probe,
+)
 
 BASE_PATH = "/usr/local/bin:/usr/bin:/bin"
 RUN_MARKER = "CLAWMARK_AGENT_RUN"
@@ -68,6 +80,41 @@ class OpenClawAgent:
         self.session_id = ""
         self.model_server: Any = None
         self._seen_events = 0
+
+    # -- before the run ----------------------------------------------------------------------------
+    def preflight(self, isolation: Isolation) -> None:
+        """Raise :class:`AgentError` (one line, with the install hint) when OpenClaw cannot start.
+
+        Called once per run before any world starts. Cheap — no network, no model, no OpenClaw
+        start (which takes seconds): the launcher and Node found when the agent was built must be
+        there and executable, with the interpreters they need; with ``bwrap``, a probe in the
+        sandbox OpenClaw would get checks that it shows them and that its Node runs there.
+        """
+        node = self.install.node_dir / "node"
+        path = ":".join([*self.install.path_prefix, self.options.get("path") or os.environ.get("PATH", BASE_PATH)])
+        programs = [(exec_needs(str(self.install.openclaw)), "the OpenClaw launcher"), (exec_needs(str(node)), f"Node {MIN_NODE_MAJOR}")]
+        for needs, what in programs:
+            gap = host_missing([needs], path)
+            if gap is not None:
+                role = "" if gap.why == "the command" else f", needed by {needs[0].what} ({gap.why}),"
+                raise AgentError(f"{what} {gap.what}{role} is missing or not executable. {install_hint()}")
+        if isolation.mode != BWRAP:
+            return
+        with probe_folders("clawmark-preflight-") as (workspace, home):
+            try:
+                sandbox = Sandbox(isolation, readonly=[*default_readonly(), *self.install.roots], writable=[workspace, home])
+            except IsolationError as exc:
+                raise AgentError(f"cannot isolate openclaw: {exc}") from None
+            env = {"PATH": path, "HOME": str(home), "LANG": "C.UTF-8", "TMPDIR": str(home)}
+            for needs, what in programs:
+                gap, result = first_missing(sandbox, [needs], cwd=workspace, env=env)
+                if gap is not None:
+                    raise AgentError(f"{what} {needs[0].what} cannot start inside the sandbox (bwrap): {gap.what} ({gap.why}) is not visible there. {install_hint()}")
+                if result.returncode != 0:
+                    raise AgentError(f"the sandbox (bwrap) cannot start {what}: {_why(result.stderr, result.returncode)}")
+            result = run_probe(sandbox, [str(node), "--version"], cwd=workspace, env=env)  # Node itself, a few ms
+        if result.returncode != 0:
+            raise AgentError(f"Node {node} does not run inside the sandbox (bwrap): {_why(result.stderr, result.returncode)}. {install_hint()}")
 
     # -- lifecycle -----------------------------------------------------------------------------
     def start(self, session: AgentSession) -> None:
@@ -232,6 +279,14 @@ class OpenClawAgent:
             self.model_server = None
         self.session = None
         self.sandbox = None
+
+
+def _why(stderr: str, returncode: int | None) -> str:
+    """The last line of a probe's stderr, or how it ended."""
+    lines = stderr.strip().splitlines()
+    if lines:
+        return lines[-1][:200]
+    return f"no answer in {PROBE_TIMEOUT:g} s" if returncode is None else f"exit status {returncode}"
 
 
 def _next_attempt(day_dir: Path) -> str:

@@ -23,15 +23,17 @@ Unix sockets are shared too. See docs/agents.md, "Isolation".
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import os
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -270,3 +272,238 @@ def _check_exposure(path: Path, hidden: Sequence[Path]) -> None:
 
 def _covered(path: str, binds: Iterable[str]) -> bool:
     return any(path == b or path.startswith(b.rstrip("/") + "/") for b in binds)
+
+
+# -- probes: can a program start in this view? ---------------------------------------------------
+# Why: an agent command that cannot start at all (a typo, a program the sandbox does not show,
+# a script whose #! interpreter lives in a hidden folder) must be reported once, before the first
+# turn, as the harness's problem — not scored as an agent that failed every day. Adapters call
+# these from their ``preflight`` (and the command agent to confirm a sandbox fault after a turn).
+
+PROBE_TIMEOUT = 20.0
+"""Seconds a probe may take (a sandboxed ``sh`` takes a few milliseconds)."""
+
+BWRAP_PREFIX = "bwrap: "
+"""How bubblewrap's own error messages start (on stderr; it then exits with status 1)."""
+
+
+@dataclass(frozen=True)
+class Need:
+    """Something that must exist for a program to start: ``what`` is an absolute path, or a bare
+    command name looked up on ``PATH``; ``why`` says where the need comes from."""
+
+    what: str
+    why: str = "the command"
+    executable: bool = True
+
+
+def exec_needs(program: str) -> list[Need]:
+    """What the kernel must find to exec the file ``program`` (a path): the file, the interpreter
+    of its ``#!`` line (and the program ``env`` runs there, looked up on ``PATH``), and the ELF
+    interpreter (dynamic loader) of each binary — followed a few levels deep, as the kernel does."""
+    needs = [Need(program)]
+    todo, seen = [program], set()
+    for _ in range(4):
+        next_todo = []
+        for path in todo:
+            if not os.path.isfile(path) or path in seen:
+                continue
+            seen.add(path)
+            for need in _interpreters(path):
+                if need not in needs:
+                    needs.append(need)
+                    if "/" in need.what:
+                        next_todo.append(need.what)
+        todo = next_todo
+    return needs
+
+
+def exec_candidates(command: str, search_path: str) -> list[list[Need]]:
+    """The ways ``execvp(command)`` with ``PATH=search_path`` may start it, as :func:`exec_needs`
+    lists: one for a path, one per ``PATH`` folder holding an executable ``command`` for a bare
+    name (``execvp`` goes on to the next folder when one fails). Empty: nothing to start."""
+    if "/" in command:
+        return [exec_needs(command)]
+    found: list[list[Need]] = []
+    for folder in search_path.split(os.pathsep):
+        path = os.path.join(folder, command)
+        if folder and os.path.isfile(path) and os.access(path, os.X_OK) and all(path != alt[0].what for alt in found):
+            found.append(exec_needs(path))
+    return found
+
+
+def host_lookup(need: Need, search_path: str) -> str | None:
+    """Where ``need`` is on the host, or None when it is missing (or not executable)."""
+    if "/" not in need.what:
+        return shutil.which(need.what, path=search_path)
+    if not need.executable:
+        return need.what if os.path.exists(need.what) else None
+    return need.what if os.path.isfile(need.what) and os.access(need.what, os.X_OK) else None
+
+
+def host_missing(candidates: Sequence[Sequence[Need]], search_path: str) -> Need | None:
+    """None when one of ``candidates`` has everything on the host, else the first one's first gap."""
+    gaps = [next((n for n in alt if host_lookup(n, search_path) is None), None) for alt in candidates]
+    return None if any(g is None for g in gaps) else gaps[0]
+
+
+def _interpreters(path: str) -> list[Need]:
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(256)  # the kernel reads as much of a #! line (BINPRM_BUF_SIZE)
+    except OSError:
+        return []
+    if head.startswith(b"#!"):
+        words = head[2:].split(b"\n", 1)[0].decode("utf-8", "replace").split()
+        if not words or not os.path.isabs(words[0]):
+            return []
+        needs = [Need(words[0], "its #! line")]
+        if os.path.basename(words[0]) == "env":  # #!/usr/bin/env [-S] [NAME=VALUE] program
+            program = next((w for w in words[1:] if not w.startswith("-") and "=" not in w), None)
+            if program:
+                needs.append(Need(program, "its #! line, through env"))
+        return needs
+    loader = _elf_interpreter(path, head)
+    return [Need(loader, "its ELF interpreter", executable=False)] if loader else []
+
+
+def _elf_interpreter(path: str, head: bytes) -> str | None:
+    """The PT_INTERP path of a dynamically linked ELF binary (None for anything else)."""
+    if head[:4] != b"\x7fELF" or len(head) < 64 or head[4] not in (1, 2) or head[5] not in (1, 2):
+        return None
+    end = "<" if head[5] == 1 else ">"
+    if head[4] == 2:  # 64-bit
+        (phoff,), (phentsize, phnum) = struct.unpack_from(end + "Q", head, 0x20), struct.unpack_from(end + "HH", head, 0x36)
+        entry = end + "I4xQ16xQ"  # Elf64_Phdr: p_type, p_offset, p_filesz
+    else:
+        (phoff,), (phentsize, phnum) = struct.unpack_from(end + "I", head, 0x1C), struct.unpack_from(end + "HH", head, 0x2A)
+        entry = end + "II8xI"  # Elf32_Phdr: p_type, p_offset, p_filesz
+    try:
+        with open(path, "rb") as fh:
+            for i in range(min(phnum, 256)):
+                fh.seek(phoff + i * phentsize)
+                raw = fh.read(struct.calcsize(entry))
+                if len(raw) < struct.calcsize(entry):
+                    return None
+                p_type, p_offset, p_filesz = struct.unpack(entry, raw)
+                if p_type == 3:  # PT_INTERP
+                    fh.seek(p_offset)
+                    name = fh.read(min(p_filesz, 4096)).split(b"\0", 1)[0].decode("utf-8", "replace")
+                    return name if os.path.isabs(name) else None
+    except (OSError, struct.error):
+        return None
+    return None
+
+
+@dataclass(frozen=True)
+class ProbeResult:
+    """How a probe ended: ``returncode`` None when it overran :data:`PROBE_TIMEOUT`."""
+
+    returncode: int | None
+    stderr: str
+
+    @property
+    def bwrap_error(self) -> str:
+        """bwrap's own error line (``bwrap: ...``), '' when there is none."""
+        return bwrap_error_line(self.stderr)
+
+
+def bwrap_error_line(stderr: str) -> str:
+    """The last line of ``stderr`` when it is one of bwrap's own messages, else ''.
+
+    bwrap prints one ``bwrap: ...`` line and exits 1 when it cannot set the sandbox up or cannot
+    exec the command; an agent that ran prints what it likes (so callers must confirm — see
+    :func:`first_missing`)."""
+    lines = [line for line in stderr.splitlines() if line.strip()]
+    return lines[-1].strip()[:300] if lines and lines[-1].startswith(BWRAP_PREFIX) else ""
+
+
+def run_probe(sandbox: Sandbox, argv: Sequence[str], *, cwd: Path, env: dict[str, str], writable: Iterable[Path] = (), timeout: float = PROBE_TIMEOUT) -> ProbeResult:
+    """Run a short harness-made command in ``sandbox`` (as a turn would run the agent) and wait
+    until every process of it is gone."""
+    from .process import kill_group
+
+    info_read, info_write = os.pipe() if sandbox.active else (-1, -1)
+    try:
+        wrapped = sandbox.wrap(argv, cwd=cwd, writable=writable, info_fd=info_write if info_write >= 0 else None)
+        proc = subprocess.Popen(
+            wrapped, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+            start_new_session=True, pass_fds=(info_write,) if info_write >= 0 else (),
+        )  # fmt: skip
+    except (OSError, IsolationError) as exc:
+        for fd in (info_read, info_write):
+            if fd >= 0:
+                os.close(fd)
+        return ProbeResult(127, f"cannot run the probe: {exc}")
+    if info_write >= 0:
+        os.close(info_write)
+    try:
+        _, err = proc.communicate(timeout=timeout)
+        code: int | None = proc.returncode
+    except subprocess.TimeoutExpired:
+        kill_group(proc)
+        err, code = b"", None
+    except BaseException:
+        kill_group(proc)
+        raise
+    finally:
+        if info_read >= 0:
+            os.set_blocking(info_read, False)
+            try:
+                info = os.read(info_read, 65536)
+            except BlockingIOError:
+                info = b""
+            os.close(info_read)
+            wait_until_gone(info)
+    return ProbeResult(code, (err or b"").decode("utf-8", "replace"))
+
+
+# $0 is a label; then the candidates, each "|" and its needs (x:/path executable, e:/path exists,
+# p:name on PATH); then "--" and words there only so that wrap() binds the same files the real
+# command line gets bound. Exit 0: some candidate has all it needs; else 10 + the index (in the
+# words) of the first candidate's first missing need.
+_NEEDS_SCRIPT = r'''
+i=9; first=0; seen=0; bad=
+for c in "$@"; do
+  i=$((i+1))
+  [ "$c" = -- ] && break
+  case $c in
+    "|") if [ "$seen" = 1 ] && [ -z "$bad" ]; then exit 0; fi; seen=1; bad=; continue ;;
+    x:*) f=${c#x:}; if [ -f "$f" ] && [ -x "$f" ]; then continue; fi ;;
+    e:*) if [ -e "${c#e:}" ]; then continue; fi ;;
+    p:*) n=${c#p:}; ok=; IFS=:
+         for d in $PATH; do if [ -f "${d:-.}/$n" ] && [ -x "${d:-.}/$n" ]; then ok=1; break; fi; done
+         unset IFS; if [ -n "$ok" ]; then continue; fi ;;
+  esac
+  bad=1; if [ "$first" = 0 ]; then first=$i; fi
+done
+if [ "$seen" = 1 ] && [ -z "$bad" ]; then exit 0; fi
+exit $first
+'''
+
+
+def first_missing(sandbox: Sandbox, candidates: Sequence[Sequence[Need]], *, cwd: Path, env: dict[str, str], writable: Iterable[Path] = (), argv: Sequence[str] = ()) -> tuple[Need | None, ProbeResult]:
+    """Probe ``sandbox``: None when one of ``candidates`` (see :func:`exec_candidates`) has all it
+    needs there — or when the probe itself failed (see the result's ``returncode`` and
+    ``bwrap_error``) — else the first candidate's first need the sandbox does not show.
+    ``argv``: the real command line, so the probe's view binds exactly the files the real one does."""
+    needs: list[Need | None] = []
+    for alt in candidates:
+        needs += [None, *alt]
+    needs = needs[:240]  # exit statuses stop at 255
+    words = ["|" if n is None else ("p:" if "/" not in n.what else "x:" if n.executable else "e:") + n.what for n in needs]
+    result = run_probe(sandbox, ["/bin/sh", "-c", _NEEDS_SCRIPT, "clawmark-probe", *words, "--", *argv], cwd=cwd, env=env, writable=writable)
+    code = result.returncode
+    if code is not None and 10 <= code < 10 + len(needs) and not result.bwrap_error:
+        return needs[code - 10], result
+    return None, result
+
+
+@contextlib.contextmanager
+def probe_folders(prefix: str = "clawmark-probe-") -> Iterator[tuple[Path, Path]]:
+    """A throw-away workspace and home for a probe, removed afterwards (whatever happens)."""
+    with tempfile.TemporaryDirectory(prefix=prefix) as root:
+        workspace, home = Path(root, "workspace"), Path(root, "home")
+        workspace.mkdir()
+        home.mkdir()
+        yield workspace, home
