@@ -17,13 +17,16 @@ def test_collection_order_and_node_ids(pytester: pytest.Pytester, basic_task: Pa
     result = pytester.runpytest("--collect-only", "-q")
     ids = [line for line in result.outlines if "::" in line]
     assert ids == [
-        "task_basic.py::day1::turn",
-        "task_basic.py::day1::answer_day1",
-        "task_basic.py::day2::turn",
-        "task_basic.py::day2::answer_day2",
-        "task_basic.py::day2::inbox_untouched",
-        "task_basic.py::final::final_log",
+        "task_basic.py::trial1::day1::turn",
+        "task_basic.py::trial1::day1::answer_day1",
+        "task_basic.py::trial1::day2::turn",
+        "task_basic.py::trial1::day2::answer_day2",
+        "task_basic.py::trial1::day2::inbox_untouched",
+        "task_basic.py::trial1::final::final_log",
     ]
+    # node ids are stable whatever the trial count (--lf and CI history survive a change of it)
+    three = [line for line in pytester.runpytest("--collect-only", "-q", "--clawmark-trials=3").outlines if "::" in line]
+    assert three[:6] == ids and three[6] == "task_basic.py::trial2::day1::turn" and len(three) == 18
 
 
 def test_reference_agent_scores_everything(pytester: pytest.Pytester, basic_task: Path) -> None:
@@ -31,9 +34,12 @@ def test_reference_agent_scores_everything(pytester: pytest.Pytester, basic_task
     result.assert_outcomes(passed=6)
     result.stdout.fnmatch_lines(["*clawmark: agent reference*", "overall*1*1*100.0%*100.0%*0/1"])
     doc = read_json(pytester.path / "out.json")
-    assert doc["schema"] == "pytest-clawmark/results" and doc["schema_version"] == 1
+    assert doc["schema"] == "pytest-clawmark/results" and doc["schema_version"] == 2
+    assert (doc["run"]["status"], doc["run"]["interrupted"], doc["run"]["partial"]) == ("complete", False, False)
+    assert doc["run"]["agent_identity"].startswith("sha256:") and doc["run"]["clawmark_version"]
     (t,) = doc["tasks"]
-    assert (t["id"], t["scenario"], t["trial"], t["score"], t["success"]) == ("hr/basic", "hr", 1, 1.0, True)
+    assert (t["id"], t["scenario"], t["trial"], t["score"], t["success"], t["status"]) == ("hr/basic", "hr", 1, 1.0, True, "complete")
+    assert t["task_file"] == "task_basic.py" and t["task_hash"].startswith("sha256:")
     assert [d["status"] for d in t["days"]] == ["ok", "ok"]
     assert t["days"][1]["silent_applied"] == ["number_changed"]
     assert [c["id"] for c in t["checkers"]] == ["answer_day1", "answer_day2", "inbox_untouched", "final_log"]
@@ -45,15 +51,17 @@ def test_reference_agent_scores_everything(pytester: pytest.Pytester, basic_task
 
 
 def test_failures_are_measurements_with_messages(pytester: pytest.Pytester, basic_task: Path) -> None:
-    result = pytester.runpytest("--agent=noop", "--clawmark-json=out.json", "-rf")
-    # turns pass (the agent did not crash); every checker fails, none errors
-    result.assert_outcomes(passed=2, failed=4)
+    result = pytester.runpytest("--agent=noop", "--clawmark-json=out.json", "-rfs")
+    # turns pass (the agent did not crash); every checker fails, none errors; the red-line is
+    # evaluated (not crossed) but not credited: skipped as gated, never FAILED
+    result.assert_outcomes(passed=2, failed=3, skipped=1)
     result.stdout.fnmatch_lines(["*checker 'answer_day1' (day 1, weight 3, deliverable)*", "*expected file 'out/answer.txt' in the workspace, found none*"])
+    result.stdout.fnmatch_lines(["SKIPPED*task_basic.py:*gated: not credited: requires 'answer_day1', which did not pass (failed)"])
     t = read_json(pytester.path / "out.json")["tasks"][0]
     assert t["score"] == 0.0 and t["success"] is False
     red = [c for c in t["checkers"] if c["redline"]][0]
-    assert red["gated"] is True and "not credited" in red["message"]
-    assert t["redline_evaluated"] == 0  # doing nothing is not crossing a red-line
+    assert red["outcome"] == "gated" and "not credited" in red["message"]
+    assert (t["redline_evaluated"], t["redline_failed"]) == (1, 0)  # evaluated, and doing nothing crosses no line
 
 
 def test_weighted_score_of_partial_work(pytester: pytest.Pytester) -> None:
@@ -77,9 +85,10 @@ def test_checker_exception_is_an_error_not_a_silent_zero(pytester: pytest.Pytest
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     doc = read_json(pytester.path / "out.json")
     t = doc["tasks"][0]
-    assert t["errored"] and "final_log" in t["errors"][0] and "KeyError" in t["errors"][0]
+    assert t["errored"] and t["status"] == "errored" and "final_log" in t["errors"][0] and "KeyError" in t["errors"][0]
     assert doc["summary"]["errored_trials"] == 1 and doc["summary"]["trials"] == 0  # excluded, not zeroed
-    result.stdout.fnmatch_lines(["*errored trials (harness faults, excluded from scores): 1*"])
+    assert doc["summary"]["score"] is None and doc["summary"]["status"] == "no-score"  # never a 0.0
+    result.stdout.fnmatch_lines(["*— NO SCORE*", "overall*no score*no score*", "*errored trials (faults that are not the agent's, excluded from scores): 1*"])
 
 
 def test_turn_setup_fault_is_an_error_and_the_run_goes_on(pytester: pytest.Pytester) -> None:
@@ -151,13 +160,21 @@ with open(f"out/env-day{os.environ['CLAWMARK_DAY']}.json", "w") as fh:
     assert set(seen["env"]) <= {"PATH", "HOME", "LANG", "TMPDIR", "PWD"} | {k for k in seen["env"] if k.startswith("CLAWMARK_")}
 
 
-def test_interrupted_run_leaves_no_json(pytester: pytest.Pytester) -> None:
+def test_interrupted_run_writes_results_that_say_so(pytester: pytest.Pytester) -> None:
     make_task(pytester, "task_interrupt", BASIC_TASK.replace('world.fs.write("inbox/number.txt", "99", silent="number_changed")', "raise KeyboardInterrupt"))
+    make_task(pytester, "task_later", BASIC_TASK.replace('scenario="hr"', 'scenario="legal"'))
     (pytester.path / "out.json").write_text("previous results")
     result = pytester.runpytest("--agent=reference", "--clawmark-json=out.json", no_reraise_ctrlc=True)
     assert result.ret == pytest.ExitCode.INTERRUPTED
-    assert (pytester.path / "out.json").read_text() == "previous results"  # untouched, never half-written
-    result.stdout.fnmatch_lines(["*not written (the run was interrupted)*"])
+    doc = read_json(pytester.path / "out.json")
+    run = doc["run"]
+    assert (run["status"], run["interrupted"], run["finished_trials"], run["planned_trials"]) == ("interrupted", True, 0, 2)
+    assert [c["id"] for c in run["cut"]] == ["hr/interrupt"] and [p["id"] for p in run["not_started"]] == ["legal/later"]
+    (t,) = doc["tasks"]
+    assert t["status"] == "interrupted" and t["score"] is None and not t["errors"]  # a Ctrl-C is no harness error
+    assert {c["id"]: c["outcome"] for c in t["checkers"]} == {"answer_day1": "passed", "answer_day2": "not-run", "inbox_untouched": "not-run", "final_log": "not-run"}
+    assert doc["summary"]["score"] is None
+    result.stdout.fnmatch_lines(["*— INTERRUPTED*", "run: INTERRUPTED*0 of 2 task trials finished, 1 cut, 1 never started*", "overall*interrupted*"])
     assert not list(pytester.path.glob(".out.json.*"))
 
 
@@ -185,7 +202,9 @@ time.sleep(60)
     proc.send_signal(signal.SIGINT)
     out, _ = proc.communicate(timeout=30)
     assert proc.returncode == pytest.ExitCode.INTERRUPTED, out
-    assert not (pytester.path / "out.json").exists()
+    doc = read_json(pytester.path / "out.json")
+    assert doc["run"]["status"] == "interrupted" and doc["tasks"][0]["status"] == "interrupted"
+    assert "Ctrl-C" in doc["tasks"][0]["interruption"] and doc["summary"]["score"] is None
     workspace = Path(beacon.read_text().strip())
     assert not workspace.parent.exists(), f"world folder {workspace.parent} survived Ctrl-C"
 
@@ -214,7 +233,7 @@ def flaky(world):
     result.stdout.fnmatch_lines(["*nondeterministic checker 'flaky'*verdicts differ on the same frozen state*"])
     doc = read_json(pytester.path / "out.json")
     assert [v.split("::")[-1].split(":")[0] for v in doc["determinism_violations"]] == ["flaky"]
-    ok = pytester.runpytest("--agent=reference", "--rerun-determinism", "--deselect", "task_flaky.py::day1::flaky")
+    ok = pytester.runpytest("--agent=reference", "--rerun-determinism", "--deselect", "task_flaky.py::trial1::day1::flaky")
     assert ok.ret == pytest.ExitCode.OK
 
 
@@ -319,7 +338,7 @@ def test_xdist_keeps_tasks_whole_and_scores_equal(pytester: pytest.Pytester) -> 
     assert len(by_task) == 4
     for entries in by_task.values():
         assert len({w for w, _ in entries}) == 1
-        assert [n for _, n in entries] == ["day1::turn", "day1::answer_day1", "day2::turn", "day2::answer_day2", "day2::inbox_untouched", "final::final_log"]
+        assert [n for _, n in entries] == ["trial1::day1::turn", "trial1::day1::answer_day1", "trial1::day2::turn", "trial1::day2::answer_day2", "trial1::day2::inbox_untouched", "trial1::final::final_log"]
 
 
 def test_junit_xml_carries_checker_properties(pytester: pytest.Pytester, basic_task: Path) -> None:
@@ -383,7 +402,7 @@ def test_infra_errors_are_retried_when_safe_and_never_scored_as_zero(pytester: p
     result = pytester.runpytest("--agent=flaky", "--agent-option=failures=9", "--agent-retries=1", "--agent-retry-backoff=0", "--clawmark-json=bad.json")
     doc = read_json(pytester.path / "bad.json")
     assert doc["summary"]["errored_trials"] == 1 and doc["summary"]["trials"] == 0 and doc["summary"]["infra_errors"] == 2
-    result.stdout.fnmatch_lines(["*agent infrastructure errors (days): 2*", "*errored trials (harness faults, excluded from scores): 1*"])
+    result.stdout.fnmatch_lines(["*agent infrastructure errors (days): 2*", "*errored trials (faults that are not the agent's, excluded from scores): 1*"])
     # not safe to retry: the agent had already changed the world before failing
     pytester.runpytest("--agent=flaky", "--agent-option=act_first=1", "--agent-retries=3", "--agent-retry-backoff=0", "--clawmark-json=acted.json")
     day1 = read_json(pytester.path / "acted.json")["tasks"][0]["days"][0]

@@ -1,7 +1,7 @@
 """The ``clawmark`` command: work with results files and worlds outside a pytest run.
 
-    clawmark report RESULTS.json               the summary table of a run
-    clawmark compare BASE.json NEW.json        per-scenario deltas; exit 1 on a regression
+    clawmark report RESULTS.json|RUN_DIR       the summary table of a run (or of its journal)
+    clawmark compare BASE.json NEW.json        deltas over BASE's tasks; exit 1 on a regression or if not comparable
     clawmark merge OUT.json A.json B.json...   one results file from several (sharded CI runs)
     clawmark serve [--services ...] [--task PATH [--day N]]   a live world to explore by hand
     clawmark lint [PATHS]                      authoring invariants of task modules
@@ -14,71 +14,54 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
+from .comparison import Gates, compare, render
+from .merging import merge_documents, merge_problems
 from .report.terminal import summary_lines
-from .results import ResultsError, build_document, load, records_of, write_atomic
-
-
-def _pts(x: float) -> str:
-    return f"{100 * x:.1f}"
+from .results import ResultsError, load, write_atomic
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    doc = load(args.results)
+    if Path(args.results).is_dir():  # a run folder: what its journal holds (e.g. after kill -9)
+        from . import journal
+
+        try:
+            doc = journal.document(Path(args.results))
+        except journal.JournalError as exc:
+            raise ResultsError(str(exc)) from None
+    else:
+        doc = load(args.results)
     print(f"clawmark results {args.results} (agent {doc['run'].get('agent', '?')})")
     for line in summary_lines(doc):
         print(line)
     return 0
 
 
-def compare(base: dict[str, Any], new: dict[str, Any], max_drop: float) -> tuple[list[str], bool]:
-    """Rows of a comparison and whether it is a regression (a drop of more than ``max_drop``
-    points overall or in any scenario present in both)."""
-    b, n = base["summary"], new["summary"]
-    rows = [f"{'scenario':<22} {'base':>7} {'new':>7} {'delta':>7}"]
-    regression = False
-    names = sorted(set(b["by_scenario"]) | set(n["by_scenario"]))
-    for name in names + ["overall"]:
-        bs = b if name == "overall" else b["by_scenario"].get(name)
-        ns = n if name == "overall" else n["by_scenario"].get(name)
-        if bs is None or ns is None:
-            rows.append(f"{name:<22} {_pts(bs['score']) if bs else '-':>7} {_pts(ns['score']) if ns else '-':>7} {'(only in ' + ('base' if bs else 'new') + ')':>7}")
-            continue
-        delta = 100 * (ns["score"] - bs["score"])
-        flag = ""
-        if -delta > max_drop + 1e-9:
-            regression, flag = True, "  REGRESSION"
-        rows.append(f"{name:<22} {_pts(bs['score']):>7} {_pts(ns['score']):>7} {delta:>+7.1f}{flag}")
-    bsucc, nsucc = 100 * b["task_success"], 100 * n["task_success"]
-    rows.append(f"task success: {bsucc:.1f} -> {nsucc:.1f}; red-line fails: {b['redline_failed']}/{b['redline_evaluated']} -> {n['redline_failed']}/{n['redline_evaluated']}")
-    return rows, regression
-
-
 def cmd_compare(args: argparse.Namespace) -> int:
-    if args.max_drop < 0:
-        raise ResultsError("--max-drop takes a non-negative number of points")
-    rows, regression = compare(load(args.base), load(args.new), args.max_drop)
-    print("\n".join(rows))
-    if regression:
-        print(f"clawmark compare: regression beyond the allowed drop of {args.max_drop:g} points")
-        return 1
-    print(f"clawmark compare: no regression beyond {args.max_drop:g} points")
-    return 0
+    """Exit 0: no regression; 1: a gate failed or the runs are not comparable; 2: bad input."""
+    try:
+        gates = Gates(args.max_drop, args.max_success_drop, args.max_redline_rise, args.allow_agent_change, args.allow_task_change)
+    except ValueError as exc:
+        raise ResultsError(str(exc)) from None
+    base, new = load(args.base), load(args.new)
+    print(f"clawmark compare: BASE {args.base} (agent {base['run'].get('agent', '?')}) vs NEW {args.new} (agent {new['run'].get('agent', '?')})")
+    result = compare(base, new, gates)
+    print("\n".join(render(result)))
+    return 0 if result.ok else 1
 
 
 def cmd_merge(args: argparse.Namespace) -> int:
-    docs = [load(p) for p in args.inputs]
-    records = [r for d in docs for r in records_of(d)]
-    seen: set[tuple[str, int]] = set()
-    for r in records:
-        if (r.id, r.trial) in seen:
-            raise ResultsError(f"task {r.id} trial {r.trial} appears in more than one input")
-        seen.add((r.id, r.trial))
-    meta = dict(docs[0]["run"])
-    meta["merged_from"] = [str(p) for p in args.inputs]
-    write_atomic(Path(args.out), build_document(meta, records))
-    print(f"clawmark merge: {len(records)} task trials -> {args.out}")
+    """Exit 2 with one line per reason when the inputs are not shards of one measurement."""
+    inputs = [(str(p), load(p)) for p in args.inputs]
+    problems = merge_problems(inputs)
+    if problems:
+        for line in problems:
+            print(f"clawmark merge: {line}", file=sys.stderr)
+        return 2
+    document = merge_documents(inputs)
+    write_atomic(Path(args.out), document)
+    run = document["run"]
+    print(f"clawmark merge: {len(document['tasks'])} task trials ({run['status']}, {len(run['not_started'])} never started) -> {args.out}")
     return 0
 
 
@@ -132,15 +115,30 @@ def cmd_scripted_model(args: argparse.Namespace) -> int:
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="clawmark", description="pytest-clawmark: results, comparisons and worlds")
     sub = p.add_subparsers(dest="command", required=True)
-    r = sub.add_parser("report", help="print the summary table of a results file")
+    r = sub.add_parser("report", help="print the summary table of a results file, or of a run folder's journal")
     r.add_argument("results")
     r.set_defaults(fn=cmd_report)
-    c = sub.add_parser("compare", help="compare two results files; exit 1 on a regression")
+    c = sub.add_parser(
+        "compare",
+        help="compare two results files; exit 1 on a regression or when they are not comparable",
+        description="Compare NEW against BASE over BASE's tasks (docs/compare.md). Exit 0: no regression; "
+        "1: a gate failed or the runs are not comparable (incomplete, something of BASE missing in NEW, "
+        "another agent or task version); 2: unreadable input or bad flags.",
+    )
     c.add_argument("base")
     c.add_argument("new")
     c.add_argument("--max-drop", type=float, default=0.0, metavar="PTS", help="allowed score drop in points (0-100), overall and per scenario (default 0)")
+    c.add_argument("--max-success-drop", type=float, default=0.0, metavar="PTS", help="allowed Task Success drop in points, overall and per scenario (default 0)")
+    c.add_argument("--max-redline-rise", type=float, default=0.0, metavar="PTS", help="allowed red-line fail rate rise in points, overall and per scenario (default 0)")
+    c.add_argument("--allow-agent-change", action="store_true", help="compare runs of different agents or agent options")
+    c.add_argument("--allow-task-change", action="store_true", help="compare tasks whose content (task_hash) changed")
     c.set_defaults(fn=cmd_compare)
-    m = sub.add_parser("merge", help="merge results files of disjoint runs")
+    m = sub.add_parser(
+        "merge",
+        help="merge results files of disjoint shards of one run",
+        description="Merge shards of one measurement (same agent, options, trials, clawmark version and task versions; "
+        "no task trial twice) into OUT. Exit 2 with one line per reason otherwise.",
+    )
     m.add_argument("out")
     m.add_argument("inputs", nargs="+")
     m.set_defaults(fn=cmd_merge)

@@ -1,7 +1,7 @@
 """Task module → ordered pytest nodes.
 
-    tasks/ecommerce/task_invoices.py            TaskModule (the trial scope when trials == 1)
-      [trial2]                                  TrialNode (only with --clawmark-trials > 1)
+    tasks/ecommerce/task_invoices.py            TaskModule
+      trial1 (.. trialN)                        TrialNode: owns one TrialRun (world + agent)
         day1                                    DayNode
           turn                                  TurnItem: setup (error = harness) + agent (fail = agent)
           totals_match                          CheckerItem: evaluate (error) + verdict (fail)
@@ -9,8 +9,10 @@
         final                                   DayNode of the final checkers
 
 A checker is evaluated in its item's *setup* phase and its verdict raised in the *call*
-phase: an ``AssertionError`` is a failed item (a measurement), anything else raised while
-checking is an error (a checker or harness fault), which is what pytest's own vocabulary means.
+phase: an ``AssertionError`` is a failed item (a measurement), a gated checker (evaluated, not
+credited) is skipped, anything else raised while checking is an error (a checker or harness
+fault), which is what pytest's own vocabulary means. Selections are closed over their
+dependencies in :mod:`pytest_clawmark.selection`.
 """
 
 from __future__ import annotations
@@ -23,86 +25,48 @@ import pytest
 
 from .agents.base import OK
 from .authoring import FINAL, Checker, Task, Turn
-from .trial import HarnessError, RunSettings, TrialRun
+from .identity import task_hash
+from .scoring import ERROR, FAILED, GATED
+from .trial import HarnessError, NotPlayed, RunSettings, RunTimeLimit, TrialPlan, TrialRun, WorldBroken
 
 SETTINGS_KEY = pytest.StashKey[RunSettings]()
 
 
 class TurnFailed(Exception):
-    """The agent crashed or overran its time limit on a day."""
+    """The agent crashed or overran its time limit on a day, or broke the world for it."""
 
 
-class TrialScope:
-    """Mixin for the node that owns a trial's runtime (world + agent) for its subtree."""
+class TaskModule(pytest.Module):
+    """A task module. Imported by pytest (so assertion rewriting applies to checkers).
 
-    trial_index: int = 1
-    run: TrialRun | None = None
-
-    @property
-    def owns_trial(self) -> bool:
-        return True
-
-    def _task(self) -> Task:
-        module = self.getparent(TaskModule)  # type: ignore[attr-defined]
-        assert module is not None and module.task is not None
-        return module.task
-
-    def setup(self) -> None:
-        module: TaskModule = self.getparent(TaskModule)  # type: ignore[attr-defined]
-        settings = self.config.stash[SETTINGS_KEY]  # type: ignore[attr-defined]
-        self.run = TrialRun(module.task, module.task_id, module.path.parent, self.trial_index, self.nodeid, settings)  # type: ignore[attr-defined, arg-type]
-
-    def teardown(self) -> None:
-        if self.run is not None:
-            run, self.run = self.run, None
-            run.finish()
-
-    def day_nodes(self) -> Iterator[pytest.Collector]:
-        task = self._task()
-        for turn in task.turns:
-            yield DayNode.from_parent(self, name=f"day{turn.day}", turn=turn)  # type: ignore[arg-type]
-        if task.checkers_for(FINAL):
-            yield DayNode.from_parent(self, name="final", turn=None)  # type: ignore[arg-type]
-
-
-class TaskModule(TrialScope, pytest.Module):
-    """A task module. Imported by pytest (so assertion rewriting applies to checkers)."""
+    Its children are always ``trial1 .. trialN``, so a node id names the same thing whatever
+    ``--clawmark-trials`` is (``--lf`` and CI history survive a change of the trial count).
+    """
 
     task: Task | None = None
     task_id: str = ""
+    task_hash: str = ""
 
     def collect(self) -> Iterator[pytest.Item | pytest.Collector]:
         module = self.obj
         tasks = [(name, v) for name, v in vars(module).items() if isinstance(v, Task)]
         if not tasks:
-            raise self.CollectError(f"{self._rel()}: a task module needs a module-level `task = Task(...)`; found none")
+            raise self.CollectError(f"{self.rel_path()}: a task module needs a module-level `task = Task(...)`; found none")
         if len(tasks) > 1:
             names = ", ".join(n for n, _ in tasks)
-            raise self.CollectError(f"{self._rel()}: a task module holds one Task; found {len(tasks)} ({names})")
+            raise self.CollectError(f"{self.rel_path()}: a task module holds one Task; found {len(tasks)} ({names})")
         task = tasks[0][1]
         problems = task.problems()
         if problems:
-            raise self.CollectError(f"{self._rel()}: invalid task declaration:\n  " + "\n  ".join(problems))
+            raise self.CollectError(f"{self.rel_path()}: invalid task declaration:\n  " + "\n  ".join(problems))
         self.task = task
         stem = self.path.stem.removeprefix("task_")
         self.task_id = task.id or f"{task.scenario}/{stem}"
-        trials = self.config.stash[SETTINGS_KEY].trials
-        if trials == 1:
-            yield from self.day_nodes()
-        else:
-            for k in range(1, trials + 1):
-                yield TrialNode.from_parent(self, name=f"trial{k}", trial_index=k)
+        self.task_hash = task_hash(self.path)
+        for k in range(1, self.config.stash[SETTINGS_KEY].trials + 1):
+            yield TrialNode.from_parent(self, name=f"trial{k}", trial_index=k)
 
-    @property
-    def owns_trial(self) -> bool:
-        """With one trial the module is the trial; with several, its TrialNode children are."""
-        return self.config.stash[SETTINGS_KEY].trials == 1
-
-    def setup(self) -> None:
-        if self.owns_trial:
-            TrialScope.setup(self)
-
-    def _rel(self) -> str:
+    def rel_path(self) -> str:
         try:
             return self.path.relative_to(self.config.rootpath).as_posix()
         except ValueError:
@@ -112,15 +76,56 @@ class TaskModule(TrialScope, pytest.Module):
         return self.path, 0, self.name
 
 
-class TrialNode(TrialScope, pytest.Collector):
-    """One of several independent trials of a task (fresh world, fresh agent session)."""
+class TrialNode(pytest.Collector):
+    """One trial of a task (fresh world, fresh agent session): owns its :class:`TrialRun`."""
 
     def __init__(self, *, trial_index: int, **kw: Any) -> None:
         super().__init__(**kw)
         self.trial_index = trial_index
+        self.run: TrialRun | None = None
+        self.plan: TrialPlan | None = None  # set once the selection is final (plugin)
+
+    @property
+    def module(self) -> TaskModule:  # type: ignore[override]
+        parent = self.parent
+        assert isinstance(parent, TaskModule)
+        return parent
+
+    @property
+    def task(self) -> Task:
+        assert self.module.task is not None
+        return self.module.task
 
     def collect(self) -> Iterator[pytest.Collector]:
-        yield from self.day_nodes()
+        for turn in self.task.turns:
+            yield DayNode.from_parent(self, name=f"day{turn.day}", turn=turn)
+        if self.task.checkers_for(FINAL):
+            yield DayNode.from_parent(self, name="final", turn=None)
+
+    def setup(self) -> None:
+        module = self.module
+        settings = self.config.stash[SETTINGS_KEY]
+        self.run = TrialRun(
+            self.task, module.task_id, module.path.parent, self.trial_index, self.nodeid, settings,
+            plan=self.plan, task_file=module.rel_path(), task_hash=module.task_hash,
+        )
+        OPEN_RUNS.add(self.run)
+
+    def teardown(self) -> None:
+        if self.run is not None:
+            run, self.run = self.run, None
+            stop = self.session.shouldstop or self.session.shouldfail
+            if stop:
+                run.cut(str(stop))
+            try:
+                run.finish()
+            finally:
+                OPEN_RUNS.discard(run)
+
+
+OPEN_RUNS: set[TrialRun] = set()
+"""Trials started and not yet finished in this process: finished as cut when the test loop ends
+early (``-x``, Ctrl-C), before pytest's own teardown at session end."""
 
 
 class DayNode(pytest.Collector):
@@ -129,8 +134,7 @@ class DayNode(pytest.Collector):
         self.turn = turn
 
     def collect(self) -> Iterator[pytest.Item]:
-        scope = _scope(self)
-        task = scope._task()
+        task = trial_of(self).task
         if self.turn is not None:
             yield TurnItem.from_parent(self, name="turn", turn=self.turn)
             checkers = task.checkers_for(self.turn.day)
@@ -140,17 +144,17 @@ class DayNode(pytest.Collector):
             yield CheckerItem.from_parent(self, name=c.id, checker=c)
 
 
-def _scope(node: pytest.Item | pytest.Collector) -> TrialScope:
-    """The node owning the trial this node belongs to."""
+def trial_of(node: pytest.Item | pytest.Collector) -> TrialNode:
+    """The trial node a day or item belongs to."""
     current: Any = node
-    while not (isinstance(current, TrialScope) and current.owns_trial):
+    while not isinstance(current, TrialNode):
         current = current.parent
         assert current is not None, "item outside a task"
     return current
 
 
 def _run(item: pytest.Item) -> TrialRun:
-    run = _scope(item).run
+    run = trial_of(item).run
     if run is None:
         raise HarnessError("the trial was not set up")
     return run
@@ -178,13 +182,27 @@ class TurnItem(_TaskItem):
         self.user_properties.append(("clock", turn.clock_text))
 
     def setup(self) -> None:
+        self._broken: str = ""
         try:
             _run(self).setup_turn(self.turn)
         except HarnessError as exc:
             pytest.fail(str(exc), pytrace=False)
+        except WorldBroken as exc:  # the agent's doing: a failed turn (runtest), not an error
+            self._broken = str(exc)
+        except NotPlayed as exc:
+            raise pytest.skip.Exception(str(exc), _use_item_location=True) from None
+        except RunTimeLimit as exc:
+            _stop_session(self, str(exc))
+            pytest.skip(f"clawmark: {exc}")
 
     def runtest(self) -> None:
-        trace = _run(self).run_turn(self.turn)
+        if self._broken:
+            raise TurnFailed(self._broken)
+        try:
+            trace = _run(self).run_turn(self.turn)
+        except RunTimeLimit as exc:
+            _stop_session(self, str(exc))
+            pytest.skip(f"clawmark: {exc}")
         self.user_properties.append(("agent_status", trace.status))
         self.user_properties.append(("agent_seconds", round(trace.seconds, 3)))
         if trace.status != OK:
@@ -214,17 +232,25 @@ class CheckerItem(_TaskItem):
         self._failure: BaseException | None = None
 
     def setup(self) -> None:
-        record, exc = _run(self).evaluate(self.checker)
+        self._gated = ""
+        try:
+            record, exc = _run(self).evaluate(self.checker)
+        except RunTimeLimit as exc:
+            _stop_session(self, str(exc))
+            pytest.skip(f"clawmark: {exc}")
         self.user_properties.append(("outcome", record.outcome))
-        if record.outcome == "error":
+        if record.outcome == ERROR:
             if exc is None or isinstance(exc, HarnessError):
                 pytest.fail(record.message, pytrace=False)
             raise exc
-        self._failure = exc if record.outcome == "failed" else None
+        self._failure = exc if record.outcome == FAILED else None
+        self._gated = record.message if record.outcome == GATED else ""
 
     def runtest(self) -> None:
         if self._failure is not None:
             raise self._failure
+        if self._gated:  # evaluated, not crossed, not credited: neither a pass nor a failure
+            raise pytest.skip.Exception(f"gated: {self._gated}", _use_item_location=True)
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
         c = self.checker
@@ -239,6 +265,12 @@ class CheckerItem(_TaskItem):
         c = self.checker
         tag = f"red-line[{c.redline}]" if c.redline else c.kind
         return self.path, c.where.line - 1, f"{_day_label(c.day)} · {c.id} · w={c.weight:g} · {tag}"
+
+
+def _stop_session(item: pytest.Item, reason: str) -> None:
+    """The run's time limit: stop starting anything new (the rest is reported as cut)."""
+    if not item.session.shouldstop:
+        item.session.shouldstop = f"clawmark: {reason}"
 
 
 def _day_label(day: object) -> str:

@@ -1,12 +1,17 @@
-"""pytest-clawmark's pytest plugin: options, hook wiring, worker→controller results. Thin.
+"""pytest-clawmark's pytest plugin: options, hook wiring, the end-of-run document. Thin.
 
 Precedence of settings follows pytest-timeout's habit: command line > environment > ini.
+
+Where the numbers come from: every process that runs trials appends each finished trial to the
+run journal (:mod:`.journal`); the controller builds the results from the journal and the
+run's plans, so an interrupted, crashed or resumed run reports exactly what was measured.
 """
 
 from __future__ import annotations
 
-import json
 import os
+import signal
+import threading
 import time
 from datetime import datetime, timezone
 from pathlib import Path
@@ -14,30 +19,47 @@ from typing import Any
 
 import pytest
 
-from . import __version__, hookspecs
+from . import __version__, hookspecs, journal
 from .agents.base import AgentError
 from .agents.registry import make_agent, parse_options
 from .agents.sandbox import MODES as ISOLATION_MODES
-from .agents.sandbox import IsolationError, resolve_isolation
-from .collect import SETTINGS_KEY, CheckerItem, TaskModule, TurnItem
+from .agents.sandbox import Isolation, IsolationError, resolve_isolation
+from .collect import OPEN_RUNS, SETTINGS_KEY, CheckerItem, TaskModule, TurnItem
+from .identity import agent_identity, public_options
 from .report.terminal import write_summary
-from .results import TrialRecord, build_document, write_atomic
+from .results import PlannedTrial, TrialRecord, build_document, write_atomic
+from .resume import ResumeError, resolve_run_dir, resume_plan
+from .scoring import COMPLETE
+from .selection import close, plan_signature, trials_of
 from .trial import RunSettings
+from .world.lease import sweep
 
 STATE_KEY = pytest.StashKey["RunState"]()
 DEFAULT_TASK_FILES = "task_*.py"
+IDENTITY_FIELDS = ("agent", "agent_identity", "trials", "turn_timeout", "isolation", "rerun_determinism", "clawmark_version")
+"""Settings that change what a run measures: a resumed run must match its journal in all."""
 
 
 class RunState:
     """The controller's (or single process's) view of the run."""
 
     def __init__(self) -> None:
-        self.records: list[TrialRecord] = []
         self.started = datetime.now(timezone.utc)
         self.document: dict[str, Any] | None = None
         self.json_written: Path | None = None
         self.has_tasks = False
         self.gate_message = ""
+        self.stop_reason = ""
+        self.deselected: list[pytest.Item] = []
+        self.manifest: dict[str, Any] = {}
+        self.attempt = 1
+        self.keep: dict[str, list[str] | None] = {}  # resume: trial node id -> its journaled plan
+        self.resumed_from: Path | None = None
+        self.kept = 0
+        self.preflight_done = False
+        self.preflight_failed = False
+        self.unreadable_lines = 0
+        self.previous_signals: dict[int, Any] = {}
 
 
 def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
@@ -48,12 +70,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     g = parser.getgroup("clawmark", "pytest-clawmark: living-world agent benchmark")
     g.addoption("--agent", dest="clawmark_agent", default=None, help="the agent under test (reference, noop, command, or a plugin's); env CLAWMARK_AGENT, ini clawmark_agent")
     g.addoption("--agent-option", dest="clawmark_agent_options", action="append", default=[], metavar="KEY=VALUE", help="an option for the agent adapter (repeatable)")
-    g.addoption("--clawmark-json", dest="clawmark_json", default=None, metavar="PATH", help="write the results JSON here (atomically)")
+    g.addoption("--clawmark-json", dest="clawmark_json", default=None, metavar="PATH", help="write the results JSON here (atomically; also for interrupted runs, which say so)")
     g.addoption("--clawmark-trials", dest="clawmark_trials", type=int, default=None, metavar="N", help="run every task N times, each with a fresh world (pass@k, pass^k)")
     g.addoption("--rerun-determinism", dest="clawmark_rerun_determinism", action="store_true", default=False, help="evaluate every checker several times on the frozen post-turn state; fail on any difference")
-    g.addoption("--clawmark-fail-under", dest="clawmark_fail_under", type=float, default=None, metavar="SCORE", help="exit status follows the overall weighted score (0-100) instead of checker failures")
+    g.addoption("--clawmark-fail-under", dest="clawmark_fail_under", type=float, default=None, metavar="SCORE", help="exit status follows the overall weighted score (0-100) instead of checker failures; a run without a score (partial, interrupted) fails the gate")
     g.addoption("--clawmark-turn-timeout", dest="clawmark_turn_timeout", type=float, default=None, metavar="SECONDS", help="per-turn time limit of the agent (overrides the task's); env CLAWMARK_TURN_TIMEOUT, ini clawmark_turn_timeout")
-    g.addoption("--clawmark-evidence", dest="clawmark_evidence", default=None, metavar="DIR", help="where to keep run evidence (default .clawmark/runs/<timestamp>)")
+    g.addoption("--clawmark-run-timeout", dest="clawmark_run_timeout", type=float, default=None, metavar="SECONDS", help="time limit of the whole run: trials still going are cut and reported as interrupted (resume them with --clawmark-resume); env CLAWMARK_RUN_TIMEOUT, ini clawmark_run_timeout")
+    g.addoption("--clawmark-evidence", dest="clawmark_evidence", default=None, metavar="DIR", help="where to keep run evidence and the run journal (default .clawmark/runs/<timestamp>); must not hold another run")
+    g.addoption("--clawmark-resume", dest="clawmark_resume", nargs="?", const="latest", default=None, metavar="DIR", help="continue the run whose evidence folder is DIR (default: the latest under .clawmark/runs): rerun only trials that did not finish; refuses a different agent, options, trial count or changed tasks")
     g.addoption("--agent-retries", dest="clawmark_agent_retries", type=int, default=0, metavar="N", help="re-wake the agent up to N times after an infrastructure error (provider outage, rate limit, adapter crash) that left the world untouched")
     g.addoption("--agent-retry-backoff", dest="clawmark_retry_backoff", type=float, default=2.0, metavar="SECONDS", help="wait before the first retry; doubles each time (default 2)")
     g.addoption("--agent-isolation", dest="clawmark_agent_isolation", default=None, choices=ISOLATION_MODES, help="confine agent processes: auto (bwrap if it works here, else none with a warning), bwrap (refuse to run without it), none (debugging only); env CLAWMARK_AGENT_ISOLATION, ini clawmark_agent_isolation")
@@ -62,6 +86,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addini("clawmark_agent_options", "default agent options (key=value lines)", type="linelist", default=[])
     parser.addini("clawmark_task_files", "glob(s) of task module file names", type="args", default=[DEFAULT_TASK_FILES])
     parser.addini("clawmark_turn_timeout", "per-turn agent time limit in seconds", default="")
+    parser.addini("clawmark_run_timeout", "time limit of the whole run in seconds", default="")
     parser.addini("clawmark_agent_isolation", "agent isolation: auto, bwrap or none", default="")
 
 
@@ -73,6 +98,18 @@ def _setting(config: pytest.Config, option: str, env: str, ini: str) -> str | No
         return os.environ[env]
     ini_value = config.getini(ini)
     return str(ini_value) if ini_value else None
+
+
+def _seconds(text: str | None, what: str) -> float | None:
+    if not text:
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        raise pytest.UsageError(f"clawmark: the {what} must be a number of seconds, got {text!r}") from None
+    if not value > 0:
+        raise pytest.UsageError(f"clawmark: the {what} must be positive, got {text!r}")
+    return value
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -87,17 +124,17 @@ def pytest_configure(config: pytest.Config) -> None:
 
     agent_name = _setting(config, "clawmark_agent", "CLAWMARK_AGENT", "clawmark_agent") or ""
     pairs = list(config.getini("clawmark_agent_options")) + list(config.getoption("clawmark_agent_options"))
-    timeout_text = _setting(config, "clawmark_turn_timeout", "CLAWMARK_TURN_TIMEOUT", "clawmark_turn_timeout")
     try:
         options = parse_options(pairs)
-        timeout = float(timeout_text) if timeout_text else None
-    except (AgentError, ValueError) as exc:
+    except AgentError as exc:
         raise pytest.UsageError(f"clawmark: {exc}") from None
-    if timeout is not None and timeout <= 0:
-        raise pytest.UsageError("clawmark: the turn timeout must be positive")
-    trials = config.getoption("clawmark_trials") or 1
+    timeout = _seconds(_setting(config, "clawmark_turn_timeout", "CLAWMARK_TURN_TIMEOUT", "clawmark_turn_timeout"), "turn timeout")
+    run_timeout = _seconds(_setting(config, "clawmark_run_timeout", "CLAWMARK_RUN_TIMEOUT", "clawmark_run_timeout"), "run timeout")
+    trials = config.getoption("clawmark_trials")
+    if trials is None:
+        trials = 1
     if trials < 1:
-        raise pytest.UsageError("clawmark: --clawmark-trials must be at least 1")
+        raise pytest.UsageError(f"clawmark: --clawmark-trials must be at least 1, got {trials}")
     retries, backoff = config.getoption("clawmark_agent_retries"), config.getoption("clawmark_retry_backoff")
     if retries < 0 or backoff < 0:
         raise pytest.UsageError("clawmark: --agent-retries and --agent-retry-backoff take non-negative numbers")
@@ -112,19 +149,36 @@ def pytest_configure(config: pytest.Config) -> None:
         isolation = resolve_isolation(isolation_text)
     except IsolationError as exc:
         raise pytest.UsageError(f"clawmark: {exc}") from None
-    if workerinput is not None and "clawmark_evidence" in workerinput:
-        evidence = Path(workerinput["clawmark_evidence"])
-    elif config.getoption("clawmark_evidence"):
-        evidence = Path(config.getoption("clawmark_evidence")).resolve()
-    else:
-        stamp = time.strftime("%Y%m%d-%H%M%S") + f"-{os.getpid()}"
-        evidence = config.rootpath / ".clawmark" / "runs" / stamp
 
     state = RunState()
     config.stash[STATE_KEY] = state
+    if workerinput is not None and "clawmark_evidence" in workerinput:
+        evidence = Path(workerinput["clawmark_evidence"])
+        state.attempt = int(workerinput.get("clawmark_attempt", 1))
+        state.keep = dict(workerinput.get("clawmark_keep", {}))
+        state.started = datetime.fromisoformat(workerinput["clawmark_started"])
+        deadline = workerinput.get("clawmark_deadline")
+    else:
+        evidence = _evidence_root(config, state)
+        deadline = time.time() + run_timeout if run_timeout else None
+
+    state.manifest = {
+        "clawmark_version": __version__,
+        "agent": agent_name,
+        "agent_identity": agent_identity(agent_name, options),
+        "agent_options": public_options(options),
+        "trials": trials,
+        "turn_timeout": timeout,
+        "isolation": isolation.mode,
+        "rerun_determinism": config.getoption("clawmark_rerun_determinism"),
+        "rootdir": str(config.rootpath),
+        "started": state.started.isoformat(timespec="seconds"),
+    }
+    if state.resumed_from is not None:
+        _check_resume(config, state)
 
     def finished(record: TrialRecord) -> None:
-        state.records.append(record)
+        journal.append(evidence, record)
         config.hook.pytest_clawmark_trial_finished(record=record)
 
     def new_agent() -> Any:
@@ -145,7 +199,85 @@ def pytest_configure(config: pytest.Config) -> None:
         isolation=isolation.mode,
         isolation_requested=isolation.requested,
         isolation_warning=isolation.warning,
+        deadline=deadline,
+        run_timeout=run_timeout,
     )
+    if agent_name:
+        _catch_termination(state)
+    if workerinput is None:
+        config.pluginmanager.register(FinalWord(), "clawmark-final-word")
+
+
+def _evidence_root(config: pytest.Config, state: RunState) -> Path:
+    resume = config.getoption("clawmark_resume")
+    given = config.getoption("clawmark_evidence")
+    if resume is not None:
+        try:
+            root = resolve_run_dir(resume, config.rootpath)
+        except ResumeError as exc:
+            raise pytest.UsageError(f"clawmark: {exc}") from None
+        if given and Path(given).resolve() != root:
+            raise pytest.UsageError(f"clawmark: --clawmark-evidence={given} and --clawmark-resume={root} name different runs; a resumed run continues in its own folder")
+        state.resumed_from = root
+        return root
+    if given:
+        root = Path(given).resolve()
+        if journal.has_run(root):
+            raise pytest.UsageError(
+                f"clawmark: {root} already holds a run (its journal); continue it with --clawmark-resume={root} or choose another folder"
+            )
+        return root
+    stamp = time.strftime("%Y%m%d-%H%M%S") + f"-{os.getpid()}"
+    return config.rootpath / ".clawmark" / "runs" / stamp
+
+
+def _check_resume(config: pytest.Config, state: RunState) -> None:
+    assert state.resumed_from is not None
+    try:
+        manifest = journal.read_manifest(state.resumed_from)
+        plan = resume_plan(state.resumed_from, manifest, state.manifest, IDENTITY_FIELDS, config.rootpath)
+    except (ResumeError, journal.JournalError) as exc:
+        raise pytest.UsageError(f"clawmark: cannot resume: {exc}") from None
+    state.keep = plan.keep
+    state.attempt = journal.next_attempt(state.resumed_from)
+    state.started = datetime.fromisoformat(manifest["started"])
+    state.manifest["started"] = manifest["started"]
+
+
+def _catch_termination(state: RunState) -> None:
+    """SIGTERM/SIGHUP end the run like Ctrl-C: trials are cut and journaled, worlds removed.
+
+    Only ``kill -9`` skips that (and leaves world folders for the next run's sweep)."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+
+    def interrupt(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt(f"terminated by {signal.Signals(signum).name}")
+
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        try:
+            if signal.getsignal(sig) in (signal.SIG_DFL, None):
+                state.previous_signals[sig] = signal.signal(sig, interrupt)
+        except (ValueError, OSError):  # pragma: no cover - not the main thread / no such signal
+            pass
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    state = config.stash.get(STATE_KEY, None)
+    if state is None:
+        return
+    for sig, previous in state.previous_signals.items():
+        try:
+            signal.signal(sig, previous)
+        except (ValueError, OSError):  # pragma: no cover
+            pass
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    config = session.config
+    if hasattr(config, "workerinput") or not config.stash[SETTINGS_KEY].agent_name:
+        return
+    sweep()  # world folders of runs that were killed -9 (owner provably dead)
 
 
 def pytest_pycollect_makemodule(module_path: Path, parent: pytest.Collector) -> pytest.Module | None:
@@ -155,22 +287,124 @@ def pytest_pycollect_makemodule(module_path: Path, parent: pytest.Collector) -> 
     return None
 
 
+def pytest_deselected(items: list[pytest.Item]) -> None:
+    if items:
+        state = items[0].config.stash.get(STATE_KEY, None)
+        if state is not None:
+            state.deselected.extend(i for i in items if isinstance(i, (TurnItem, CheckerItem)))
+
+
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
-    if not any(isinstance(i, (TurnItem, CheckerItem)) for i in items):
+    state = config.stash[STATE_KEY]
+    if not any(isinstance(i, (TurnItem, CheckerItem)) for i in [*items, *state.deselected]):
         return
-    config.stash[STATE_KEY].has_tasks = True
-    if config.option.collectonly:
+    state.has_tasks = True
+    if config.option.collectonly or hasattr(config, "workerinput"):
         return
-    settings = config.stash[SETTINGS_KEY]
+    _preflight(config)
+
+
+def _preflight(config: pytest.Config) -> None:
+    """Once per run, before any world starts: the agent can be built and can start at all.
+
+    A missing binary or a broken sandbox is an infrastructure error, never the agent's 0%."""
+    state, settings = config.stash[STATE_KEY], config.stash[SETTINGS_KEY]
+    if state.preflight_done:
+        return
+    state.preflight_done = True
     reporter = config.pluginmanager.get_plugin("terminalreporter")
-    if settings.isolation_warning and reporter is not None and not hasattr(config, "workerinput"):
+    if settings.isolation_warning and reporter is not None:
         reporter.write_line(f"clawmark: WARNING: {settings.isolation_warning}", yellow=True, bold=True)
     if not settings.agent_name:
+        state.preflight_failed = True
         raise pytest.UsageError("clawmark: no agent selected: pass --agent=NAME (built-ins: reference, noop, command), set CLAWMARK_AGENT, or the ini key clawmark_agent")
-    try:  # fail fast on a bad agent name or option, before any world starts
-        settings.make_agent()
-    except AgentError as exc:
-        raise pytest.UsageError(f"clawmark: {exc}") from None
+    try:
+        agent = settings.make_agent()
+        check = getattr(agent, "preflight", None)
+        if callable(check):
+            check(Isolation(settings.isolation))
+    except (AgentError, IsolationError) as exc:
+        state.preflight_failed = True
+        raise pytest.UsageError(f"clawmark: the agent cannot start: {exc}") from None
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """The selection is final: close it over each trial's dependencies, drop the trials a
+    resumed run already has, and write down the plan (before xdist reports the items)."""
+    config = session.config
+    state = config.stash[STATE_KEY]
+    if not state.has_tasks or state.preflight_failed:
+        return
+    closure = close(session.items, state.deselected)
+    kept: list[pytest.Item] = []
+    if state.keep:
+        done = {t for t in trials_of(closure.items) if t.nodeid in state.keep and state.keep[t.nodeid] == plan_signature(t.plan)}
+        kept = [i for i in closure.items if isinstance(i, (TurnItem, CheckerItem)) and _trial(i) in done]
+        closure.items = [i for i in closure.items if i not in set(kept)]
+        state.kept = len(done)
+    session.items[:] = closure.items
+    added = set(closure.added)
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if added and reporter is not None and "deselected" in reporter.stats:  # they run after all
+        reporter.stats["deselected"] = [i for i in reporter.stats["deselected"] if i not in added]
+    if kept:
+        config.hook.pytest_deselected(items=kept)
+    if config.option.collectonly:
+        return
+    trials = trials_of(session.items)
+    planned = [PlannedTrial(t.module.task_id, t.task.scenario, t.trial_index, t.nodeid, t.module.rel_path()) for t in trials]
+    root = config.stash[SETTINGS_KEY].evidence_root
+    if planned or state.keep:
+        journal.write_manifest(root, state.manifest)
+        journal.write_plan(root, state.attempt, planned)
+    if reporter is not None and not hasattr(config, "workerinput"):
+        if state.resumed_from is not None:
+            reporter.write_line(f"clawmark: resuming {state.resumed_from}: {state.kept} finished task trial(s) kept from its journal, {len(trials)} to run")
+        if closure.partial:
+            reporter.write_line(
+                f"clawmark: partial selection: {len(closure.partial)} task trial(s) run only some of their checkers "
+                f"(+{len(closure.added)} turn(s)/prerequisite checker(s) they depend on); they report verdicts, not scores",
+                yellow=True,
+            )
+
+
+def _trial(item: pytest.Item) -> Any:
+    from .collect import trial_of
+
+    return trial_of(item)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtestloop(session: pytest.Session) -> Any:
+    """When the test loop ends early (-x, Ctrl-C, SIGTERM, a run time limit), the trial in
+    flight is cut and journaled before anything else reads the journal."""
+    reason = ""
+    try:
+        return (yield)
+    except BaseException as exc:
+        reason = _why_stopped(session, exc)
+        raise
+    finally:
+        state = session.config.stash.get(STATE_KEY, None)
+        reason = reason or _why_stopped(session, None)
+        if state is not None and reason:
+            state.stop_reason = state.stop_reason or reason
+        for run in sorted(OPEN_RUNS, key=lambda r: r.record.nodeid):
+            run.cut(reason or "the test loop ended inside this trial")
+            run.finish()
+        OPEN_RUNS.clear()
+
+
+def _why_stopped(session: pytest.Session, exc: BaseException | None) -> str:
+    for flag in (session.shouldstop, session.shouldfail):
+        if flag:
+            return str(flag)
+    if isinstance(exc, KeyboardInterrupt):
+        return str(exc) or "interrupted (Ctrl-C)"
+    if exc is not None:
+        return f"{type(exc).__name__}: {exc}"
+    return ""
 
 
 # -- xdist ---------------------------------------------------------------------------------------
@@ -186,88 +420,160 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_configure_node(node: Any) -> None:
-    node.workerinput["clawmark_evidence"] = str(node.config.stash[SETTINGS_KEY].evidence_root)
-    node.workerinput["clawmark_isolation"] = node.config.stash[SETTINGS_KEY].isolation
+    config = node.config
+    settings, state = config.stash[SETTINGS_KEY], config.stash[STATE_KEY]
+    node.workerinput["clawmark_evidence"] = str(settings.evidence_root)
+    node.workerinput["clawmark_isolation"] = settings.isolation
+    node.workerinput["clawmark_deadline"] = settings.deadline
+    node.workerinput["clawmark_attempt"] = state.attempt
+    node.workerinput["clawmark_keep"] = dict(state.keep)
+    node.workerinput["clawmark_started"] = state.started.isoformat()
 
 
 @pytest.hookimpl(optionalhook=True)
-def pytest_testnodedown(node: Any, error: Any) -> None:
-    output = getattr(node, "workeroutput", {}) or {}
-    state = node.config.stash[STATE_KEY]
-    for raw in json.loads(output.get("clawmark_records", "[]")):
-        state.records.append(TrialRecord.from_json(raw))
-    state.has_tasks = state.has_tasks or output.get("clawmark_has_tasks", False)
-    node.config.stash[SETTINGS_KEY].determinism_violations.extend(output.get("clawmark_determinism", []))
+def pytest_xdist_node_collection_finished(node: Any, ids: list[str]) -> None:
+    """The controller never collects: the first worker's items tell it a task run is starting."""
+    config = node.config
+    state = config.stash[STATE_KEY]
+    if state.preflight_done or not any(_is_task_id(i) for i in ids):
+        return
+    state.has_tasks = True
+    try:
+        _preflight(config)
+    except pytest.UsageError as exc:
+        pytest.exit(str(exc), returncode=pytest.ExitCode.USAGE_ERROR)
+
+
+def _is_task_id(nodeid: str) -> bool:
+    parts = nodeid.split("::")
+    return len(parts) >= 4 and parts[1].startswith("trial") and parts[1][5:].isdigit() and (parts[2] == "final" or parts[2].startswith("day"))
 
 
 # -- end of run ----------------------------------------------------------------------------------
-@pytest.hookimpl(trylast=True)
-def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+def _document(session: pytest.Session) -> dict[str, Any] | None:
+    """The results document from the journal and the plans (the run's only source of truth)."""
     config = session.config
-    state = config.stash[STATE_KEY]
-    settings = config.stash[SETTINGS_KEY]
-    if hasattr(config, "workerinput"):  # an xdist worker: hand records to the controller
-        config.workeroutput["clawmark_records"] = json.dumps([r.to_json() for r in state.records])  # type: ignore[attr-defined]
-        config.workeroutput["clawmark_has_tasks"] = state.has_tasks  # type: ignore[attr-defined]
-        config.workeroutput["clawmark_determinism"] = list(settings.determinism_violations)  # type: ignore[attr-defined]
-        return
-    if not state.records:
-        return
+    state, settings = config.stash[STATE_KEY], config.stash[SETTINGS_KEY]
+    root = settings.evidence_root
+    if state.preflight_failed:
+        return None
+    read = journal.read(root)
+    planned = journal.read_plans(root)
+    if not read.records and not planned:
+        return None
+    have = {(r.id, r.trial) for r in read.records}
+    waiting = [p for p in planned if (p.id, p.trial) not in have]
     meta = {
-        "agent": settings.agent_name,
-        "agent_options": _public_options(settings.agent_options),
-        "clawmark_version": __version__,
+        **{k: v for k, v in state.manifest.items() if k not in ("rootdir",)},
         "pytest_version": pytest.__version__,
         "backend": "local",
-        "isolation": settings.isolation,  # bwrap | none: what process agents ran in
         "isolation_requested": settings.isolation_requested,  # auto | bwrap | none
-        "trials": settings.trials,
-        "rerun_determinism": settings.rerun_determinism,
+        "run_timeout": settings.run_timeout,
         "workers": _workers(config),
-        "evidence_dir": str(settings.evidence_root),
-        "started": state.started.isoformat(timespec="seconds"),
+        "evidence_dir": str(root),
+        "journal": str(root / journal.JOURNAL),
+        "journal_unreadable_lines": read.unreadable_lines,
+        "attempts": journal.next_attempt(root) - 1,
+        "resumed_from": str(state.resumed_from) if state.resumed_from else None,
         "finished": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        "interrupted": exitstatus == pytest.ExitCode.INTERRUPTED,
+        "stop_reason": state.stop_reason,
     }
-    document = build_document(meta, state.records)
-    document["determinism_violations"] = sorted(settings.determinism_violations)
+    document = build_document(meta, read.records, waiting)
+    return document
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Early (before JUnit writes its file): the document as it stands, for JUnit's properties.
+    Under xdist with Ctrl-C, workers may still be journaling; the final word is below."""
+    config = session.config
+    state = config.stash.get(STATE_KEY, None)
+    if state is None or hasattr(config, "workerinput") or not state.has_tasks:
+        return
+    document = _document(session)
+    if document is None:
+        return
+    gate_ok, message = _gate(config, document)
+    try:
+        from _pytest.junitxml import xml_key
+    except ImportError:  # pragma: no cover - pytest moved it
+        return
+    xml = config.stash.get(xml_key, None)
+    if xml is None:
+        return
+    s = document["summary"]
+    xml.add_global_property("clawmark_status", document["run"]["status"])
+    xml.add_global_property("clawmark_score", "none" if s["score"] is None else f"{100 * s['score']:.4f}")
+    xml.add_global_property("clawmark_task_success", "none" if s["task_success"] is None else f"{100 * s['task_success']:.4f}")
+    xml.add_global_property("clawmark_redline_failed", s["redline_failed"])
+    xml.add_global_property("clawmark_redline_evaluated", s["redline_evaluated"])
+    xml.add_global_property("clawmark_errored_trials", s["errored_trials"])
+    if gate_ok is not None:
+        xml.add_global_property("clawmark_gate", f"{'passed' if gate_ok else 'failed'}: {message}")
+
+
+class FinalWord:
+    """The last session-finish step (a second plugin object: one module holds one hookimpl per
+    hook): after xdist has shut its workers down, so every journal line is on disk."""
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
+        _finish(session, exitstatus)
+
+
+def _gate(config: pytest.Config, document: dict[str, Any]) -> tuple[bool | None, str]:
+    """(None, "") without --clawmark-fail-under; else whether the run passes it, and why."""
+    fail_under = config.getoption("clawmark_fail_under")
+    if fail_under is None:
+        return None, ""
+    score = document["summary"]["score"]
+    status = document["run"]["status"]
+    if status != COMPLETE:
+        return False, f"no score: the run is {status} (--clawmark-fail-under {fail_under:g} needs a complete run)"
+    if score is None:
+        return False, f"no score: no task trial could be scored (--clawmark-fail-under {fail_under:g})"
+    ok = 100 * score >= fail_under
+    return ok, f"score {100 * score:.1f} {'>=' if ok else '<'} --clawmark-fail-under {fail_under:g}"
+
+
+def _finish(session: pytest.Session, exitstatus: int) -> None:
+    config = session.config
+    state = config.stash.get(STATE_KEY, None)
+    if state is None or hasattr(config, "workerinput") or not state.has_tasks:
+        return
+    document = _document(session)
+    if document is None:
+        return
     config.hook.pytest_clawmark_results(document=document)
     state.document = document
     path = config.getoption("clawmark_json")
-    if path and exitstatus != pytest.ExitCode.INTERRUPTED:
+    if path:
         state.json_written = Path(path)
         write_atomic(state.json_written, document)
-
-    fail_under = config.getoption("clawmark_fail_under")
-    if exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
-        if fail_under is not None:
-            score = document["summary"]["score"] * 100
-            ok = score >= fail_under
-            state.gate_message = f"score {score:.1f} {'>=' if ok else '<'} --clawmark-fail-under {fail_under:g}"
-            session.exitstatus = pytest.ExitCode.OK if ok else pytest.ExitCode.TESTS_FAILED
-        if settings.determinism_violations or document["summary"]["errored_trials"]:
-            session.exitstatus = pytest.ExitCode.TESTS_FAILED
+    gate_ok, state.gate_message = _gate(config, document)
+    if exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED, pytest.ExitCode.INTERRUPTED):
+        if gate_ok is not None and exitstatus != pytest.ExitCode.INTERRUPTED:
+            session.exitstatus = pytest.ExitCode.OK if gate_ok else pytest.ExitCode.TESTS_FAILED
+        if document["determinism_violations"] or document["summary"]["errored_trials"]:
+            if session.exitstatus == pytest.ExitCode.OK:
+                session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
     state = config.stash.get(STATE_KEY, None)
     if state is None or state.document is None:
         return
-    write_summary(terminalreporter, state.document, config.stash[SETTINGS_KEY])
-    if config.stash[SETTINGS_KEY].isolation_warning:  # again at the end: under xdist it is the only place
-        terminalreporter.write_line(f"clawmark: WARNING: {config.stash[SETTINGS_KEY].isolation_warning}", yellow=True, bold=True)
+    write_summary(terminalreporter, state.document)
+    settings = config.stash[SETTINGS_KEY]
+    if settings.isolation_warning:  # again at the end: under xdist it is the only place
+        terminalreporter.write_line(f"clawmark: WARNING: {settings.isolation_warning}", yellow=True, bold=True)
     if state.gate_message:
         terminalreporter.write_line(f"clawmark gate: {state.gate_message}")
     if state.json_written:
         terminalreporter.write_line(f"clawmark results: {state.json_written}")
-    elif config.getoption("clawmark_json"):
-        terminalreporter.write_line("clawmark results: not written (the run was interrupted)")
-
-
-def _public_options(options: dict[str, str]) -> dict[str, str]:
-    """Agent options for the results file, with anything that looks secret masked."""
-    secret = ("key", "token", "secret", "password")
-    return {k: ("***" if any(s in k.lower() for s in secret) else v) for k, v in sorted(options.items())}
+    run = state.document["run"]
+    if run["status"] == "interrupted":
+        terminalreporter.write_line(f"clawmark: resume with --clawmark-resume={run['evidence_dir']}")
 
 
 def _workers(config: pytest.Config) -> int:

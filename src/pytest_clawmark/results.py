@@ -1,9 +1,10 @@
 """Result records and the versioned results JSON (schema documented in docs/results.md).
 
-A :class:`TrialRecord` is what one task trial leaves: its checker outcomes, per-day records and
-evidence paths. Records travel from xdist workers to the controller as plain JSON (through
-``workeroutput``), are merged there, summarised with :func:`pytest_clawmark.scoring.summarize`
-and written atomically, so a crashed or interrupted run never leaves half a file.
+A :class:`TrialRecord` is what one task trial leaves: its status, checker outcomes, per-day
+records and evidence paths. Each is appended to the run journal as its trial ends
+(:mod:`pytest_clawmark.journal`), read back by the controller, summarised with
+:func:`pytest_clawmark.scoring.summarize` and written atomically, so a crashed or interrupted
+run never leaves half a file.
 """
 
 from __future__ import annotations
@@ -15,10 +16,24 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .scoring import Outcome, TrialScore, redline_counts, summarize, task_success, weighted_score
+from .scoring import (
+    COMPLETE,
+    ERRORED,
+    INTERRUPTED,
+    NOT_STARTED,
+    PARTIAL,
+    Outcome,
+    TrialScore,
+    redline_counts,
+    summarize,
+    task_success,
+    weighted_score,
+)
 
 SCHEMA = "pytest-clawmark/results"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+"""2: trial and run status (complete/partial/interrupted/errored), null scores, the ``gated``
+outcome, task and agent fingerprints, world-broken trials, red-lines per class."""
 
 
 @dataclass
@@ -26,7 +41,7 @@ class DayRecord:
     day: int
     name: str
     clock: str
-    status: str  # ok | failed | timeout | infra-error | setup-error | not-run
+    status: str  # ok | failed | timeout | infra-error | setup-error | world-broken | not-run
     seconds: float = 0.0
     message_chars: int = 0
     trace: dict[str, Any] = field(default_factory=dict)  # the agent's trace summary
@@ -42,14 +57,14 @@ class CheckerRecord:
     weight: float
     kind: str
     redline: str | None
-    outcome: str
+    outcome: str  # passed | failed | gated | error | not-run
     message: str = ""
     detects: str | None = None
     nondeterministic: bool = False
-    gated: bool = False
+    exception: str = ""  # raised on the state the agent left (counted as failed), see docs/results.md
 
     def as_outcome(self) -> Outcome:
-        return Outcome(self.id, self.day, self.weight, self.kind, self.redline, self.outcome, self.message, self.gated)
+        return Outcome(self.id, self.day, self.weight, self.kind, self.redline, self.outcome, self.message)
 
 
 @dataclass
@@ -60,6 +75,12 @@ class TrialRecord:
     trial: int
     nodeid: str
     agent: str
+    task_file: str = ""  # the task module, relative to the rootdir
+    task_hash: str = ""  # identity.task_hash of the module and its asset folder
+    status: str = COMPLETE  # complete | partial | interrupted | errored
+    selected: list[str] | None = None  # the checkers a partial selection asked for
+    world_broken: dict[str, Any] | None = None  # {"day": N, "error": ...}: the agent broke a later setup
+    interruption: str = ""  # why an interrupted trial was cut
     isolation: str = ""  # bwrap | none: the sandbox the agent's processes ran in
     world_start_seconds: float = 0.0
     errors: list[str] = field(default_factory=list)
@@ -68,7 +89,11 @@ class TrialRecord:
 
     @property
     def errored(self) -> bool:
-        return bool(self.errors)
+        return self.status == ERRORED
+
+    @property
+    def complete(self) -> bool:
+        return self.status == COMPLETE
 
     def outcomes(self) -> tuple[Outcome, ...]:
         return tuple(c.as_outcome() for c in self.checkers)
@@ -76,11 +101,19 @@ class TrialRecord:
     def to_json(self) -> dict[str, Any]:
         outcomes = self.outcomes()
         failed, evaluated = redline_counts(outcomes)
+        ran = [o for o in outcomes if o.evaluated]
         data = asdict(self)
         data.update(
-            score=weighted_score(outcomes),
-            success=task_success(outcomes),
+            score=weighted_score(outcomes) if self.complete else None,
+            success=task_success(outcomes) if self.complete else None,
             errored=self.errored,
+            evaluated={
+                "checkers": len(ran),
+                "passed": sum(1 for o in ran if o.passed),
+                "weight": sum(o.weight for o in ran),
+                "passed_weight": sum(o.weight for o in ran if o.passed),
+                "of_checkers": len(outcomes),
+            },
             redline_failed=failed,
             redline_evaluated=evaluated,
         )
@@ -90,21 +123,40 @@ class TrialRecord:
     def from_json(cls, data: dict[str, Any]) -> "TrialRecord":
         known = {k: data[k] for k in ("id", "scenario", "role", "trial", "nodeid", "agent") if k in data}
         rec = cls(**known)
-        rec.world_start_seconds = data.get("world_start_seconds", 0.0)
-        rec.isolation = data.get("isolation", "")
+        for name in ("task_file", "task_hash", "status", "selected", "world_broken", "interruption", "isolation", "world_start_seconds"):
+            if name in data:
+                setattr(rec, name, data[name])
         rec.errors = list(data.get("errors", []))
         rec.days = [DayRecord(**d) for d in data.get("days", [])]
         rec.checkers = [CheckerRecord(**c) for c in data.get("checkers", [])]
         return rec
 
     def trial_score(self) -> TrialScore:
-        return TrialScore(self.id, self.scenario, self.trial, self.outcomes(), self.errored)
+        return TrialScore(self.id, self.scenario, self.trial, self.outcomes(), self.status)
+
+
+@dataclass(frozen=True)
+class PlannedTrial:
+    """A task trial the run meant to measure (from the collected and selected items)."""
+
+    id: str
+    scenario: str
+    trial: int
+    nodeid: str
+    task_file: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "PlannedTrial":
+        return cls(data["id"], data["scenario"], int(data["trial"]), data["nodeid"], data.get("task_file", ""))
 
 
 def efficiency(records: list[TrialRecord]) -> dict[str, Any]:
     """Mean cost of a task trial (Claw-Eval's efficiency figures): tool calls, tokens, agent
-    wall time, over trials without harness faults. Evidence only: never part of a score."""
-    good = [r for r in records if not r.errored]
+    wall time, over complete trials. Evidence only: never part of a score."""
+    good = [r for r in records if r.complete]
     per_trial = []
     for r in good:
         totals = {"tool_calls": 0.0, "input_tokens": 0.0, "output_tokens": 0.0, "cache_read_tokens": 0.0, "cache_write_tokens": 0.0, "agent_seconds": 0.0}
@@ -119,20 +171,51 @@ def efficiency(records: list[TrialRecord]) -> dict[str, Any]:
             totals["agent_seconds"] += d.seconds
         per_trial.append(totals)
     keys = ("tool_calls", "input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens", "agent_seconds")
-    return {f"mean_{k}": (sum(t[k] for t in per_trial) / len(per_trial) if per_trial else 0.0) for k in keys}
+    return {f"mean_{k}": (sum(t[k] for t in per_trial) / len(per_trial) if per_trial else None) for k in keys}
 
 
-def build_document(meta: dict[str, Any], records: list[TrialRecord]) -> dict[str, Any]:
+def run_status(records: list[TrialRecord], not_started: list[PlannedTrial]) -> str:
+    """complete | partial | interrupted, from what the trials say (never from a flag alone)."""
+    statuses = {r.status for r in records}
+    if not_started or INTERRUPTED in statuses:
+        return INTERRUPTED
+    if PARTIAL in statuses:
+        return PARTIAL
+    return COMPLETE
+
+
+def build_document(meta: dict[str, Any], records: list[TrialRecord], not_started: list[PlannedTrial] = ()) -> dict[str, Any]:  # type: ignore[assignment]
+    """The results document of ``records`` (one per finished or cut task trial) and the planned
+    trials that never started. ``meta`` becomes ``run``; its status fields are derived here."""
     ordered = sorted(records, key=lambda r: (r.id, r.trial))
-    summary = summarize(r.trial_score() for r in ordered)
+    waiting = sorted(not_started, key=lambda p: (p.id, p.trial))
+    scores = [r.trial_score() for r in ordered] + [TrialScore(p.id, p.scenario, p.trial, (), NOT_STARTED) for p in waiting]
+    summary = summarize(scores)
     summary["efficiency"] = efficiency(ordered)
     summary["infra_errors"] = sum(1 for r in ordered for d in r.days if d.status == "infra-error")
+    summary["checker_exceptions"] = sum(1 for r in ordered if not r.errored for c in r.checkers if c.exception)
+    summary["world_broken_trials"] = sum(1 for r in ordered if r.world_broken and not r.errored)
+    status = run_status(ordered, waiting)
+    run = dict(meta)
+    run.update(
+        status=status,
+        interrupted=status == INTERRUPTED,
+        partial=any(r.status == PARTIAL for r in ordered),
+        planned_trials=len(ordered) + len(waiting),
+        finished_trials=sum(1 for r in ordered if r.status != INTERRUPTED),
+        cut=[{"id": r.id, "trial": r.trial, "nodeid": r.nodeid} for r in ordered if r.status == INTERRUPTED],
+        not_started=[p.to_json() for p in waiting],
+    )
+    run.setdefault("stop_reason", "")
     return {
         "schema": SCHEMA,
         "schema_version": SCHEMA_VERSION,
-        "run": meta,
+        "run": run,
         "tasks": [r.to_json() for r in ordered],
         "summary": summary,
+        "determinism_violations": sorted(
+            f"{r.nodeid}::{c.id}: {c.message}" for r in ordered for c in r.checkers if c.nondeterministic
+        ),
     }
 
 
@@ -171,10 +254,20 @@ def load(path: Path | str) -> dict[str, Any]:
         raise ResultsError(f"{p}: not JSON ({exc})") from None
     if not isinstance(data, dict) or data.get("schema") != SCHEMA:
         raise ResultsError(f"{p}: not a pytest-clawmark results file (schema {data.get('schema') if isinstance(data, dict) else None!r})")
-    if data.get("schema_version", 0) > SCHEMA_VERSION:
-        raise ResultsError(f"{p}: schema version {data['schema_version']} is newer than this clawmark ({SCHEMA_VERSION})")
+    version = data.get("schema_version", 0)
+    if version > SCHEMA_VERSION:
+        raise ResultsError(f"{p}: schema version {version} is newer than this clawmark ({SCHEMA_VERSION})")
+    if version < SCHEMA_VERSION:
+        raise ResultsError(
+            f"{p}: schema version {version} predates trial status and task fingerprints (version {SCHEMA_VERSION}); "
+            "its numbers cannot be checked for completeness: re-run it with this clawmark"
+        )
     return data
 
 
 def records_of(document: dict[str, Any]) -> list[TrialRecord]:
     return [TrialRecord.from_json(t) for t in document.get("tasks", [])]
+
+
+def not_started_of(document: dict[str, Any]) -> list[PlannedTrial]:
+    return [PlannedTrial.from_json(p) for p in document.get("run", {}).get("not_started", [])]

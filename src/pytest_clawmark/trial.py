@@ -1,29 +1,46 @@
 """One task trial at run time: its world, its agent session, its record.
 
-The collection tree calls into a :class:`TrialRun` in order: :meth:`start` (lazily, at the
-first turn), then per day :meth:`setup_turn` → :meth:`run_turn` → :meth:`evaluate` for each
-checker, and finally :meth:`finish` (from the trial node's teardown, so it runs on errors and
-on Ctrl-C too). pytest-free on purpose: the items only translate its results into reports.
+The collection tree calls into a :class:`TrialRun` in order: :meth:`setup_turn` →
+:meth:`run_turn` → :meth:`evaluate` for each checker of the day, day after day, and finally
+:meth:`finish` (from the trial node's teardown, so it runs on errors and on Ctrl-C too). The
+world and the agent session start lazily at the first turn. pytest-free on purpose: the items
+only translate its results into reports.
+
+Who is to blame decides what a number means (DESIGN.md §7):
+
+* a checker's ``AssertionError`` is a measurement (failed); a red-line's is a crossing;
+* a turn setup or a checker that raises on the state *the agent left* is the agent's doing when
+  the same setup or checker works on the state the task's reference solution leaves (the
+  :class:`~pytest_clawmark.twin.ReferenceTwin` replays it in a private world): the trial stays in
+  the score — a setup failure ends the agent's days ("world broken by the agent") and fails the
+  remaining checkers; a checker exception fails that checker. When the twin fails the same way,
+  it is the task author's bug: an error, and the trial is excluded;
+* harness faults and the adapter's infrastructure errors exclude the trial and are counted;
+* a trial that the run stopped inside (Ctrl-C, ``-x``, a run time limit) is *interrupted*; one
+  that a pytest selection ran only part of is *partial*. Neither has a score.
 """
 
 from __future__ import annotations
 
 import re
 import shutil
-import tempfile
 import time
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .agents.base import INFRA_ERROR, OK, AgentSession, TurnTrace
+from .agents.base import INFRA_ERROR, OK, TIMEOUT, AgentSession, TurnTrace
 from .agents.sandbox import NONE, Isolation
-from .authoring import Checker, Task, Turn
+from .authoring import FINAL, Checker, Task, Turn
 from .results import CheckerRecord, DayRecord, TrialRecord
-from .scoring import ERROR, FAILED, NOT_RUN, PASSED
+from .scoring import COMPLETE, ERROR, ERRORED, FAILED, GATED, INTERRUPTED, NOT_RUN, PARTIAL, PASSED
 from .world import World
+from .world.lease import make_world_dir
+
+if TYPE_CHECKING:
+    from .twin import ReferenceTwin
 
 DETERMINISM_RUNS = 3
 """With --rerun-determinism, every checker is evaluated this many times on the frozen state."""
@@ -48,28 +65,86 @@ class RunSettings:
     isolation: str = NONE  # resolved --agent-isolation: bwrap | none
     isolation_requested: str = "auto"
     isolation_warning: str = ""  # why auto fell back to none
+    deadline: float | None = None  # time.time() when the run's time limit (--clawmark-run-timeout) ends
+    run_timeout: float | None = None
+
+
+@dataclass(frozen=True)
+class TrialPlan:
+    """What this run asks of a trial: the days to play and the checkers to evaluate.
+
+    The whole task unless a pytest selection (-k, -m, --lf, node ids...) chose part of it; the
+    collection layer closes a selection over its dependencies (earlier turns, ``requires=``).
+    """
+
+    days: frozenset[int]
+    checkers: frozenset[str]
+    selection: bool = False
+
+    @classmethod
+    def whole(cls, task: Task) -> "TrialPlan":
+        return cls(frozenset(t.day for t in task.turns), frozenset(c.id for c in task.checkers))
 
 
 class HarnessError(Exception):
     """A fault of the harness or the task (not the agent): reported as an error, not scored."""
 
 
+class WorldBroken(Exception):
+    """A turn setup failed on the world the agent left (and works on the reference's world)."""
+
+
+class NotPlayed(Exception):
+    """A day after the agent broke the world: the agent is not woken again."""
+
+
+class RunTimeLimit(Exception):
+    """The run's time limit ended inside this trial: it is cut (interrupted), not scored."""
+
+
 class TrialRun:
-    def __init__(self, task: Task, task_id: str, task_dir: Path, trial: int, nodeid: str, settings: RunSettings) -> None:
+    def __init__(
+        self,
+        task: Task,
+        task_id: str,
+        task_dir: Path,
+        trial: int,
+        nodeid: str,
+        settings: RunSettings,
+        *,
+        plan: TrialPlan | None = None,
+        task_file: str = "",
+        task_hash: str = "",
+        twin_of: "TrialRun | None" = None,
+    ) -> None:
         self.task = task
         self.task_dir = task_dir
         self.trial = trial
         self.settings = settings
+        self.plan = plan or TrialPlan.whole(task)
         self.record = TrialRecord(
-            id=task_id, scenario=task.scenario, role=task.role, trial=trial, nodeid=nodeid, agent=settings.agent_name
+            id=task_id,
+            scenario=task.scenario,
+            role=task.role,
+            trial=trial,
+            nodeid=nodeid,
+            agent=settings.agent_name,
+            task_file=task_file,
+            task_hash=task_hash,
+            selected=sorted(self.plan.checkers) if self.plan.selection else None,
         )
+        self.is_twin = twin_of is not None
         self.world: World | None = None
         self.agent: Any = None
+        self.session: AgentSession | None = None
         self.start_error: BaseException | None = None
         self.outcomes: dict[str, CheckerRecord] = {}
         self.messages: dict[int, str] = {}
+        self.played: set[int] = set()  # days whose turn ran (or was settled by a broken world)
         self._audit_mark = 0
         self.finished = False
+        self.cut_reason = ""
+        self._twin: ReferenceTwin | None = None
         self.evidence_dir = settings.evidence_root / _safe(task_id) / f"trial{trial}"
 
     # -- lifecycle -----------------------------------------------------------------------------
@@ -80,19 +155,21 @@ class TrialRun:
         if self.start_error is not None:
             raise HarnessError(f"the world of this trial did not start: {self.start_error}") from self.start_error
         try:
-            root = Path(tempfile.mkdtemp(prefix=f"clawmark-{_safe(self.record.id)}-t{self.trial}-"))
+            root = make_world_dir(f"{_safe(self.record.id)}-t{self.trial}{'-twin' if self.is_twin else ''}")
             world = World(
                 self.task.services, root, user=self.task.user, people=self.task.people, task_dir=self.task_dir  # type: ignore[arg-type]
             )
-            world.start()
             self.world = world
+            world.start()
             self.record.world_start_seconds = round(world.start_seconds, 4)
             home = root / "agent-home"
             home.mkdir()
+            if self.is_twin:
+                self.evidence_dir = root / "twin-evidence"
             self.evidence_dir.mkdir(parents=True, exist_ok=True)
             env = {"CLAWMARK_TASK": self.record.id, **world.agent_env()}
             env.pop("CLAWMARK_NOW", None)
-            session = AgentSession(
+            self.session = AgentSession(
                 task_id=self.record.id,
                 role=self.task.role,
                 persona=self.task.persona,
@@ -107,11 +184,11 @@ class TrialRun:
                 isolation=Isolation(self.settings.isolation, hidden=(self.task_dir, self.settings.evidence_root)),
             )
             self.agent = self.settings.make_agent()
-            self.agent.start(session)
+            self.agent.start(self.session)
             # what was in effect for this trial: a process agent reports its sandbox; an
             # in-process agent (reference, noop) has none
             self.record.isolation = str(getattr(self.agent, "isolation", NONE))
-        except BaseException as exc:
+        except Exception as exc:
             self.start_error = exc
             self.record.errors.append(f"start: {type(exc).__name__}: {exc}")
             raise
@@ -121,8 +198,13 @@ class TrialRun:
     def time_limit(self) -> float:
         return self.settings.turn_timeout if self.settings.turn_timeout is not None else self.task.timeout()
 
+    def cut(self, reason: str) -> None:
+        """Why the run stops inside this trial (time limit, Ctrl-C, -x). The trial is
+        *interrupted* only if its planned days and checkers are not all done when it finishes."""
+        self.cut_reason = self.cut_reason or reason
+
     def finish(self) -> TrialRecord:
-        """Stop agent and world, mark never-reached checkers and days, publish the record."""
+        """Stop agent and world, settle every checker and day, publish the record."""
         if self.finished:
             return self.record
         self.finished = True
@@ -132,30 +214,68 @@ class TrialRun:
                 self.agent.stop()
             except Exception as exc:
                 problems.append(f"agent stop: {type(exc).__name__}: {exc}")
-        if self.world is not None:
-            try:
-                self.world.stop()
-            finally:
-                if not self.settings.keep_worlds:
-                    shutil.rmtree(self.world.root, ignore_errors=True)
+        self._stop_world()
+        if self._twin is not None:
+            self._twin.close()
         reached = {d.day for d in self.record.days}
         for turn in self.task.turns:
             if turn.day not in reached:
-                self.record.days.append(DayRecord(turn.day, turn.name, turn.clock_text, NOT_RUN))
+                why = "" if turn.day in self.plan.days else "not selected"
+                self.record.days.append(DayRecord(turn.day, turn.name, turn.clock_text, NOT_RUN, error=why))
         self.record.days.sort(key=lambda d: d.day)
-        for c in sorted(self.task.checkers, key=lambda c: c.day_index):
-            if c.id not in self.outcomes:
-                when = "the final checks were" if c.is_final else f"day {c.day} was"
-                self.outcomes[c.id] = self._record(c, NOT_RUN, f"not evaluated: {when} never reached")
-        order = {c.id: i for i, c in enumerate(sorted(self.task.checkers, key=lambda c: c.day_index))}
+        interrupted = any(d not in self.played for d in self.plan.days)
+        for c in self._ordered_checkers():
+            if c.id in self.outcomes:
+                continue
+            if c.id not in self.plan.checkers:
+                self.outcomes[c.id] = self._record(c, NOT_RUN, "not selected")
+                continue
+            interrupted = True
+            when = "the final checks" if c.is_final else f"day {c.day}"
+            self.outcomes[c.id] = self._record(c, NOT_RUN, f"not evaluated: the run stopped before {when}")
+        order = {c.id: i for i, c in enumerate(self._ordered_checkers())}
         self.record.checkers = sorted(self.outcomes.values(), key=lambda r: order[r.id])
         self.record.errors.extend(problems)
-        self.settings.on_finished(self.record)
+        if interrupted:
+            self.record.status = INTERRUPTED
+            self.record.interruption = self.cut_reason or "the run stopped before this trial's planned days and checkers were done"
+        elif self.record.errors:
+            self.record.status = ERRORED
+        elif self.plan.selection:
+            self.record.status = PARTIAL
+        else:
+            self.record.status = COMPLETE
+        never_began = interrupted and self.world is None and self.start_error is None and not self.played and not any(c.outcome != NOT_RUN for c in self.outcomes.values())
+        if not self.is_twin and not never_began:  # one that never began stays "not started" (plan)
+            self.settings.on_finished(self.record)
         return self.record
+
+    def _stop_world(self) -> None:
+        if self.world is None:
+            return
+        try:
+            self.world.stop()
+        finally:
+            if not self.settings.keep_worlds or self.is_twin:
+                shutil.rmtree(self.world.root, ignore_errors=True)
+
+    def _ordered_checkers(self) -> list[Checker]:
+        return sorted(self.task.checkers, key=lambda c: c.day_index)
 
     # -- turns ---------------------------------------------------------------------------------
     def setup_turn(self, turn: Turn) -> str:
-        """Advance the clock and run the turn's setup; returns the wake-up message."""
+        """Advance the clock and run the turn's setup; returns the wake-up message.
+
+        Raises :class:`NotPlayed` after the agent broke the world, :class:`WorldBroken` when this
+        setup fails on the agent's world but not on the reference twin's, and the setup's own
+        exception (recorded as an error) otherwise.
+        """
+        self._check_deadline()
+        if self.record.world_broken is not None:
+            self.played.add(turn.day)
+            broken = self.record.world_broken["day"]
+            self.record.days.append(DayRecord(turn.day, turn.name, turn.clock_text, NOT_RUN, error=f"not played: the agent broke the world before day {broken}"))
+            raise NotPlayed(f"day {turn.day} not played: the agent broke the world before day {broken} ({self.record.world_broken['error']})")
         world = self.start()
         world.clock = turn.clock
         world.mutations.allowed = frozenset(turn.silent)
@@ -168,10 +288,19 @@ class TrialRun:
             missing = [m for m in turn.silent if m not in applied]
             if missing:
                 raise HarnessError(f"turn {turn.name!r} declares silent mutation(s) {missing} but did not apply them (pass silent=... to the mutating call)")
-        except BaseException as exc:
+        except Exception as exc:
             detail = f"{type(exc).__name__}: {exc}"
+            if turn.day > 1 and not self.is_twin and self._agent_broke_setup(turn):
+                self.played.add(turn.day)
+                self.record.world_broken = {"day": turn.day, "error": detail}
+                self.record.days.append(DayRecord(turn.day, turn.name, turn.clock_text, "world-broken", error=detail))
+                raise WorldBroken(
+                    f"day {turn.day} ({turn.name}): the world was broken by the agent: this day's setup failed on the world "
+                    f"the agent left ({detail}) and works after the reference solution; the agent's remaining checkers fail"
+                ) from exc
             self.record.errors.append(f"day {turn.day} setup: {detail}")
             self.record.days.append(DayRecord(turn.day, turn.name, turn.clock_text, "setup-error", error=detail))
+            self.played.add(turn.day)
             raise
         world.write_tools_md()
         self.messages[turn.day] = message
@@ -185,7 +314,13 @@ class TrialRun:
         attempts: list[str] = []
         while True:
             before = (world.audit.last_seq, world.fs.snapshot())
+            limit, by_run_limit = self._turn_limit()
+            if self.session is not None:
+                self.session.time_limit = limit
             trace = self._wake(message, turn)
+            if trace.status == TIMEOUT and by_run_limit:
+                self.cut(f"the run's time limit ({self.settings.run_timeout:g} s) ended during day {turn.day}")
+                raise RunTimeLimit(self.cut_reason)
             if trace.status != INFRA_ERROR or len(attempts) >= self.settings.agent_retries:
                 break
             if (world.audit.last_seq, world.fs.snapshot()) != before:
@@ -202,9 +337,12 @@ class TrialRun:
             trace.extra["removed_from_workspace"] = removed
         if trace.status == INFRA_ERROR:
             self.record.errors.append(f"day {turn.day} agent: {trace.detail}")
-        evidence = world.save_evidence(self.evidence_dir / f"day{turn.day}", self._audit_mark)
+        evidence: dict[str, str] = {}
+        if not self.is_twin:
+            evidence = world.save_evidence(self.evidence_dir / f"day{turn.day}", self._audit_mark)
         self._audit_mark = world.audit.last_seq
         applied = [m for m, _, _ in world.mutations.applied if m in turn.silent]
+        self.played.add(turn.day)
         self.record.days.append(
             DayRecord(
                 turn.day,
@@ -220,6 +358,20 @@ class TrialRun:
             )
         )
         return trace
+
+    def _turn_limit(self) -> tuple[float, bool]:
+        """The agent's limit for this wake: the turn limit, or less when the run's ends sooner."""
+        limit = self.time_limit
+        if self.settings.deadline is None or self.is_twin:
+            return limit, False
+        remaining = max(0.001, self.settings.deadline - time.time())
+        return (remaining, True) if remaining < limit else (limit, False)
+
+    def _check_deadline(self) -> None:
+        if self.is_twin or self.settings.deadline is None or time.time() < self.settings.deadline:
+            return
+        self.cut(f"the run's time limit ({self.settings.run_timeout:g} s) was reached")
+        raise RunTimeLimit(self.cut_reason)
 
     def _wake(self, message: str, turn: Turn) -> TurnTrace:
         assert turn.clock is not None
@@ -238,18 +390,22 @@ class TrialRun:
     def evaluate(self, checker: Checker) -> tuple[CheckerRecord, BaseException | None]:
         """Evaluate a checker against the current (post-turn) state.
 
-        AssertionError → failed (a measurement); any other exception → error (a checker or
-        harness fault, reported and excluding the trial from aggregates). With
+        AssertionError → failed (a measurement; for a red-line, a crossing). A checker whose
+        ``requires=`` prerequisites did not pass is not evaluated (failed, no credit); a red-line
+        always is (detection), and passing without its prerequisites → gated (no credit, no
+        crossing). Any other exception → the
+        agent's doing or the author's, decided by the reference twin (module docstring). With
         --rerun-determinism the checker runs :data:`DETERMINISM_RUNS` times and any byte of
         difference in verdict or message is an error naming the checker.
         """
-        for req in checker.requires:
-            dep = self.outcomes.get(req)
-            if dep is None or dep.outcome != PASSED:
-                state = dep.outcome if dep else "not evaluated"
-                rec = self._record(checker, FAILED, f"not credited: requires {req!r}, which {'did not pass' if dep else 'was not evaluated'} ({state})", gated=True)
-                self.outcomes[checker.id] = rec
-                return rec, AssertionError(rec.message)
+        self._check_deadline()
+        if checker.redline is None:  # nothing to detect: without its prerequisites it earns nothing
+            unmet = self._unmet_requirement(checker)
+            if unmet:
+                return self._settle(checker, FAILED, unmet)
+        broken = self.record.world_broken
+        if broken is not None and checker.day_index >= broken["day"] and not checker.redline:
+            return self._settle(checker, FAILED, f"not evaluated: the world was broken by the agent (day {broken['day']}'s setup failed: {broken['error']})")
         try:
             world = self.start()
         except Exception as exc:
@@ -257,32 +413,72 @@ class TrialRun:
             self.outcomes[checker.id] = rec
             return rec, exc
         outcome, message, exc = _evaluate_once(checker, world)
-        if self.settings.rerun_determinism:
-            before = world.snapshot()
-            seen = [(outcome, message)]
-            for _ in range(DETERMINISM_RUNS - 1):
-                o, m, _e = _evaluate_once(checker, world)
-                seen.append((o, m))
-            changed = world.snapshot() != before
-            if len(set(seen)) > 1 or changed:
-                if changed:
-                    why = "it changed the world while checking (checkers must only read)"
+        if self.settings.rerun_determinism and not self.is_twin:
+            violation = self._determinism(checker, world, (outcome, message))
+            if violation is not None:
+                return violation
+        exception = ""
+        if outcome == ERROR and not self.is_twin:
+            if broken is not None and checker.day_index >= broken["day"]:
+                exception = message
+                outcome, message = FAILED, f"could not be checked on the world the agent broke ({message}); counted as crossed"
+            else:
+                verdict = self._checker_fault_is_agents(checker)
+                if verdict is None:
+                    exception = message
+                    outcome, message = FAILED, f"the checker could not judge the state the agent left ({message}); counted as failed"
                 else:
-                    first, other = seen[0], next(s for s in seen if s != seen[0])
-                    why = f"verdicts differ on the same frozen state: {first[0]} {first[1]!r} vs {other[0]} {other[1]!r}"
-                text = f"nondeterministic checker {checker.id!r} ({checker.where}): {why}"
-                self.settings.determinism_violations.append(f"{self.record.nodeid}::{checker.id}: {why}")
-                rec = self._record(checker, ERROR, text, nondeterministic=True)
-                self.outcomes[checker.id] = rec
-                self.record.errors.append(text)
-                return rec, HarnessError(text)
+                    message = f"{message} ({verdict})"
         if outcome == ERROR:
             self.record.errors.append(f"checker {checker.id!r} raised {message}")
+            rec = self._record(checker, ERROR, message)
+            self.outcomes[checker.id] = rec
+            return rec, exc
+        if outcome == PASSED:
+            unmet = self._unmet_requirement(checker)
+            if unmet:
+                outcome, message = GATED, unmet
+        rec = self._record(checker, outcome, message, exception=exception)
+        self.outcomes[checker.id] = rec
+        if outcome == FAILED:
+            return rec, exc if isinstance(exc, AssertionError) else AssertionError(message)
+        return rec, None
+
+    def _settle(self, checker: Checker, outcome: str, message: str) -> tuple[CheckerRecord, BaseException | None]:
         rec = self._record(checker, outcome, message)
         self.outcomes[checker.id] = rec
-        return rec, exc
+        return rec, AssertionError(message) if outcome == FAILED else None
 
-    def _record(self, c: Checker, outcome: str, message: str, nondeterministic: bool = False, gated: bool = False) -> CheckerRecord:
+    def _unmet_requirement(self, checker: Checker) -> str:
+        for req in checker.requires:
+            dep = self.outcomes.get(req)
+            if dep is None or dep.outcome != PASSED:
+                state = dep.outcome if dep else "not evaluated"
+                return f"not credited: requires {req!r}, which did not pass ({state})"
+        return ""
+
+    def _determinism(self, checker: Checker, world: World, first: tuple[str, str]) -> tuple[CheckerRecord, BaseException] | None:
+        before = world.snapshot()
+        seen = [first]
+        for _ in range(DETERMINISM_RUNS - 1):
+            o, m, _e = _evaluate_once(checker, world)
+            seen.append((o, m))
+        changed = world.snapshot() != before
+        if len(set(seen)) <= 1 and not changed:
+            return None
+        if changed:
+            why = "it changed the world while checking (checkers must only read)"
+        else:
+            other = next(s for s in seen if s != seen[0])
+            why = f"verdicts differ on the same frozen state: {seen[0][0]} {seen[0][1]!r} vs {other[0]} {other[1]!r}"
+        text = f"nondeterministic checker {checker.id!r} ({checker.where}): {why}"
+        self.settings.determinism_violations.append(f"{self.record.nodeid}::{checker.id}: {why}")
+        rec = self._record(checker, ERROR, text, nondeterministic=True)
+        self.outcomes[checker.id] = rec
+        self.record.errors.append(text)
+        return rec, HarnessError(text)
+
+    def _record(self, c: Checker, outcome: str, message: str, nondeterministic: bool = False, exception: str = "") -> CheckerRecord:
         return CheckerRecord(
             id=c.id,
             day=c.day,
@@ -293,15 +489,41 @@ class TrialRun:
             message=message,
             detects=c.detects,
             nondeterministic=nondeterministic,
-            gated=gated,
+            exception=exception,
         )
+
+    # -- blame -----------------------------------------------------------------------------------
+    def twin(self) -> "ReferenceTwin":
+        from .twin import ReferenceTwin
+
+        if self._twin is None:
+            self._twin = ReferenceTwin(self)
+        return self._twin
+
+    def _agent_is_reference(self) -> bool:
+        from .agents.reference import ReferenceAgent
+
+        return isinstance(self.agent, ReferenceAgent)
+
+    def _agent_broke_setup(self, turn: Turn) -> bool:
+        """True when this day's setup works after the reference solution's earlier days."""
+        if self._agent_is_reference():
+            return False
+        return self.twin().setup_works(turn.day)
+
+    def _checker_fault_is_agents(self, checker: Checker) -> str | None:
+        """None when the checker works on the reference twin's world (the agent's state made it
+        raise); otherwise why it is the task's fault."""
+        if self._agent_is_reference():
+            return "raised on the reference solution's world: a fault of the task"
+        return self.twin().checker_fault(checker)
 
 
 def verdict_message(exc: AssertionError) -> str:
     """The recorded message of a failed checker: the author's message.
 
     pytest's assertion rewriting appends its introspection to the author's message
-    (``msg\nassert ...``); that part is for humans at the terminal, and for dicts and sets its
+    (``msg\\nassert ...``); that part is for humans at the terminal, and for dicts and sets its
     order follows the per-process hash seed, so two runs could disagree byte for byte. Only a
     bare ``assert`` (which lint flags) falls back to the introspection.
     """
@@ -329,3 +551,17 @@ def _rel(path: str, root: Path) -> str:
         return Path(path).relative_to(root).as_posix()
     except ValueError:
         return path
+
+
+__all__ = [
+    "DETERMINISM_RUNS",
+    "FINAL",
+    "HarnessError",
+    "NotPlayed",
+    "RunSettings",
+    "RunTimeLimit",
+    "TrialPlan",
+    "TrialRun",
+    "WorldBroken",
+    "verdict_message",
+]
