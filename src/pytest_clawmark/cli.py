@@ -26,9 +26,12 @@ def cmd_report(args: argparse.Namespace) -> int:
         from . import journal
 
         try:
-            doc = journal.document(Path(args.results))
+            found = journal.document(Path(args.results))
         except journal.JournalError as exc:
             raise ResultsError(str(exc)) from None
+        if found is None:
+            raise ResultsError(f"{args.results}: the run's journal holds no task trial yet")
+        doc = found
     else:
         doc = load(args.results)
     print(f"clawmark results {args.results} (agent {doc['run'].get('agent', '?')})")

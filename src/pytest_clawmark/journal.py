@@ -106,25 +106,32 @@ def read_manifest(root: Path) -> dict[str, Any]:
     return data
 
 
-def document(root: Path) -> dict[str, Any]:
-    """The results document of the run in ``root`` as its journal stands — for a run that was
-    killed before it could write one (``clawmark report RUN_DIR``). Never-finished trials are
-    cut or never started, so such a document says *interrupted* unless everything finished."""
+def document(root: Path, meta: dict[str, Any] | None = None) -> dict[str, Any] | None:
+    """The results document of the run in ``root`` as its journal and plans stand (None when
+    it holds neither). The end of a run builds its results this way; ``clawmark report RUN_DIR``
+    too, for a run killed before it could write them — trials that never finished are then cut
+    or never started, so such a document says *interrupted*. ``meta`` (default: the manifest)
+    becomes the ``run`` block."""
     from .results import build_document
 
-    manifest = read_manifest(root)
+    root = Path(root)
     read_back = read(root)
+    planned = read_plans(root)
+    if not read_back.records and not planned:
+        return None
     have = {(r.id, r.trial) for r in read_back.records}
-    waiting = [p for p in read_plans(root) if (p.id, p.trial) not in have]
-    meta = {k: v for k, v in manifest.items() if k not in ("journal", "rootdir")}
-    meta.update(
-        evidence_dir=str(Path(root).resolve()),
-        journal=str(Path(root).resolve() / JOURNAL),
+    waiting = [p for p in planned if (p.id, p.trial) not in have]
+    if meta is None:
+        meta = {"stop_reason": "read from the run's journal (the run wrote no results file)" if waiting else ""}
+        meta.update(read_manifest(root))
+    run = {k: v for k, v in meta.items() if k not in ("journal", "rootdir")}
+    run.update(
+        evidence_dir=str(root.resolve()),
+        journal=str(root.resolve() / JOURNAL),
         journal_unreadable_lines=read_back.unreadable_lines,
         attempts=next_attempt(root) - 1,
-        stop_reason="read from the run's journal (the run wrote no results file)" if waiting else "",
     )
-    return build_document(meta, read_back.records, waiting)
+    return build_document(run, read_back.records, waiting)
 
 
 def write_plan(root: Path, attempt: int, planned: list[PlannedTrial]) -> None:

@@ -24,13 +24,13 @@ from .agents.base import AgentError
 from .agents.registry import make_agent, parse_options
 from .agents.sandbox import MODES as ISOLATION_MODES
 from .agents.sandbox import Isolation, IsolationError, resolve_isolation
-from .collect import OPEN_RUNS, SETTINGS_KEY, CheckerItem, TaskModule, TurnItem
+from .collect import OPEN_RUNS, SETTINGS_KEY, CheckerItem, TaskModule, TurnItem, trial_of
 from .identity import agent_identity, public_options
 from .report.terminal import write_summary
-from .results import PlannedTrial, TrialRecord, build_document, write_atomic
+from .results import PlannedTrial, TrialRecord, write_atomic
 from .resume import ResumeError, resolve_run_dir, resume_plan
 from .scoring import COMPLETE
-from .selection import close, plan_signature, trials_of
+from .selection import close, trials_of
 from .trial import RunSettings
 from .world.lease import sweep
 
@@ -339,9 +339,10 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     closure = close(session.items, state.deselected)
     kept: list[pytest.Item] = []
     if state.keep:
-        done = {t for t in trials_of(closure.items) if t.nodeid in state.keep and state.keep[t.nodeid] == plan_signature(t.plan)}
-        kept = [i for i in closure.items if isinstance(i, (TurnItem, CheckerItem)) and _trial(i) in done]
-        closure.items = [i for i in closure.items if i not in set(kept)]
+        done = {t for t in trials_of(closure.items) if t.plan is not None and state.keep.get(t.nodeid, "run") == t.plan.signature()}
+        kept = [i for i in closure.items if isinstance(i, (TurnItem, CheckerItem)) and trial_of(i) in done]
+        closing = set(kept)
+        closure.items = [i for i in closure.items if i not in closing]
         state.kept = len(done)
     session.items[:] = closure.items
     added = set(closure.added)
@@ -367,12 +368,6 @@ def pytest_collection_finish(session: pytest.Session) -> None:
                 f"(+{len(closure.added)} turn(s)/prerequisite checker(s) they depend on); they report verdicts, not scores",
                 yellow=True,
             )
-
-
-def _trial(item: pytest.Item) -> Any:
-    from .collect import trial_of
-
-    return trial_of(item)
 
 
 @pytest.hookimpl(wrapper=True)
@@ -454,32 +449,20 @@ def _document(session: pytest.Session) -> dict[str, Any] | None:
     """The results document from the journal and the plans (the run's only source of truth)."""
     config = session.config
     state, settings = config.stash[STATE_KEY], config.stash[SETTINGS_KEY]
-    root = settings.evidence_root
     if state.preflight_failed:
         return None
-    read = journal.read(root)
-    planned = journal.read_plans(root)
-    if not read.records and not planned:
-        return None
-    have = {(r.id, r.trial) for r in read.records}
-    waiting = [p for p in planned if (p.id, p.trial) not in have]
     meta = {
-        **{k: v for k, v in state.manifest.items() if k not in ("rootdir",)},
+        **state.manifest,
         "pytest_version": pytest.__version__,
         "backend": "local",
         "isolation_requested": settings.isolation_requested,  # auto | bwrap | none
         "run_timeout": settings.run_timeout,
         "workers": _workers(config),
-        "evidence_dir": str(root),
-        "journal": str(root / journal.JOURNAL),
-        "journal_unreadable_lines": read.unreadable_lines,
-        "attempts": journal.next_attempt(root) - 1,
         "resumed_from": str(state.resumed_from) if state.resumed_from else None,
         "finished": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "stop_reason": state.stop_reason,
     }
-    document = build_document(meta, read.records, waiting)
-    return document
+    return journal.document(settings.evidence_root, meta)
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -490,17 +473,15 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     state = config.stash.get(STATE_KEY, None)
     if state is None or hasattr(config, "workerinput") or not state.has_tasks:
         return
-    document = _document(session)
-    if document is None:
-        return
-    gate_ok, message = _gate(config, document)
     try:
         from _pytest.junitxml import xml_key
     except ImportError:  # pragma: no cover - pytest moved it
         return
     xml = config.stash.get(xml_key, None)
-    if xml is None:
+    document = _document(session) if xml is not None else None
+    if document is None:
         return
+    gate_ok, message = _gate(config, document)
     s = document["summary"]
     xml.add_global_property("clawmark_status", document["run"]["status"])
     xml.add_global_property("clawmark_score", "none" if s["score"] is None else f"{100 * s['score']:.4f}")

@@ -128,9 +128,3 @@ def trials_of(items: Iterable[pytest.Item]) -> list[TrialNode]:
             seen.setdefault(trial_of(item), None)
     return list(seen)
 
-
-def plan_signature(plan: TrialPlan | None) -> list[str] | None:
-    """How a journaled record writes its plan (``TrialRecord.selected``): None for the whole task."""
-    if plan is None or not plan.selection:
-        return None
-    return sorted(plan.checkers)

@@ -27,7 +27,7 @@ import shutil
 import time
 import traceback
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -61,7 +61,6 @@ class RunSettings:
     agent_retries: int = 0  # re-wakes after an infra-error that left the world untouched
     retry_backoff: float = 2.0  # seconds before the first retry; doubles each time
     on_finished: Callable[[TrialRecord], None] = lambda record: None
-    determinism_violations: list[str] = field(default_factory=list)
     isolation: str = NONE  # resolved --agent-isolation: bwrap | none
     isolation_requested: str = "auto"
     isolation_warning: str = ""  # why auto fell back to none
@@ -80,6 +79,10 @@ class TrialPlan:
     days: frozenset[int]
     checkers: frozenset[str]
     selection: bool = False
+
+    def signature(self) -> list[str] | None:
+        """How a record writes its plan (``TrialRecord.selected``): None for the whole task."""
+        return sorted(self.checkers) if self.selection else None
 
     @classmethod
     def whole(cls, task: Task) -> "TrialPlan":
@@ -131,7 +134,7 @@ class TrialRun:
             agent=settings.agent_name,
             task_file=task_file,
             task_hash=task_hash,
-            selected=sorted(self.plan.checkers) if self.plan.selection else None,
+            selected=self.plan.signature(),
         )
         self.is_twin = twin_of is not None
         self.world: World | None = None
@@ -472,7 +475,6 @@ class TrialRun:
             other = next(s for s in seen if s != seen[0])
             why = f"verdicts differ on the same frozen state: {seen[0][0]} {seen[0][1]!r} vs {other[0]} {other[1]!r}"
         text = f"nondeterministic checker {checker.id!r} ({checker.where}): {why}"
-        self.settings.determinism_violations.append(f"{self.record.nodeid}::{checker.id}: {why}")
         rec = self._record(checker, ERROR, text, nondeterministic=True)
         self.outcomes[checker.id] = rec
         self.record.errors.append(text)

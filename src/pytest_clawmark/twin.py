@@ -41,7 +41,6 @@ class ReferenceTwin:
             agent_retries=0,
             deadline=None,
             on_finished=lambda record: None,
-            determinism_violations=[],
         )
         self.run = TrialRun(of.task, of.record.id, of.task_dir, of.trial, of.record.nodeid + "[twin]", settings, twin_of=of)
         self._set_up = 0  # last day whose setup ran in the twin
