@@ -391,3 +391,13 @@ def test_fail_under_and_junit_agree_and_a_partial_run_fails_the_gate(pytester: p
     partial = pytester.runpytest("--agent=reference", "--clawmark-fail-under=10", "-k", "answer_day1")
     assert partial.ret == pytest.ExitCode.TESTS_FAILED
     partial.stdout.fnmatch_lines(["clawmark gate: no score: the run is partial*"])
+
+
+def test_a_score_beside_an_errored_trial_says_so_in_its_headline(pytester: pytest.Pytester, basic_task: Path) -> None:
+    make_task(pytester, "task_buggy", BASIC_TASK.replace('scenario="hr"', 'scenario="legal"').replace(
+        'assert world.fs.exists("out/answer.txt"), "no answer at the end"', 'return {}["missing"]'))
+    result = pytester.runpytest("--agent=reference", "--clawmark-json=out.json")
+    doc = read_json(pytester.path / "out.json")
+    assert doc["summary"]["score"] == 1.0 and doc["summary"]["errored_trials"] == 1
+    result.stdout.fnmatch_lines(["run: complete: 2 task trial(s), 1 errored (excluded from the score)"])
+    assert result.ret == pytest.ExitCode.TESTS_FAILED

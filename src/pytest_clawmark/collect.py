@@ -9,8 +9,8 @@
         final                                   DayNode of the final checkers
 
 A checker is evaluated in its item's *setup* phase and its verdict raised in the *call*
-phase: an ``AssertionError`` is a failed item (a measurement), a gated checker (evaluated, not
-credited) is skipped, anything else raised while checking is an error (a checker or harness
+phase: an ``AssertionError`` is a failed item (a measurement), a gated red-line (evaluated, not
+crossed, not credited) is skipped, anything else raised while checking is an error (a checker or harness
 fault), which is what pytest's own vocabulary means. Selections are closed over their
 dependencies in :mod:`pytest_clawmark.selection`.
 """

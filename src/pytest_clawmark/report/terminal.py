@@ -31,7 +31,9 @@ def headline(document: dict[str, Any]) -> str:
         return f"PARTIAL selection: {s.get('partial_trials', 0)} of {planned} task trials ran only some checkers; verdicts, no score for them"
     if s.get("score") is None:
         return f"NO SCORE: none of {planned} task trials could be scored"
-    return f"complete: {planned} task trial(s)"
+    errored = s.get("errored_trials", 0)
+    excluded = f", {errored} errored (excluded from the score)" if errored else ""
+    return f"complete: {planned} task trial(s){excluded}"
 
 
 def summary_lines(document: dict[str, Any]) -> list[str]:
