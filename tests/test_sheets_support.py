@@ -60,10 +60,15 @@ def shared_world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
     w.stop()
 
 
+CLIENT_TIMEOUT = 60
+"""Seconds a test client waits for an answer: a transport guard, not a measurement. A 2,000-formula
+chain takes ~4 s idle here and more than 10 s while the suite's subprocess runs load both cores."""
+
+
 @pytest.fixture(scope="module")
 def shared_raw(shared_world: World) -> Iterator[httpx.Client]:
     url, token = agent(shared_world)
-    c = httpx.Client(base_url=url, trust_env=False, timeout=10, headers={"Authorization": f"Bearer {token}"})
+    c = httpx.Client(base_url=url, trust_env=False, timeout=CLIENT_TIMEOUT, headers={"Authorization": f"Bearer {token}"})
     yield c
     c.close()
 
@@ -100,7 +105,7 @@ def drive_api(world: World) -> Any:
 def raw(world: World) -> Iterator[httpx.Client]:
     """Plain HTTP with the agent's token, for requests official clients never send."""
     url, token = agent(world)
-    c = httpx.Client(base_url=url, trust_env=False, timeout=10, headers={"Authorization": f"Bearer {token}"})
+    c = httpx.Client(base_url=url, trust_env=False, timeout=CLIENT_TIMEOUT, headers={"Authorization": f"Bearer {token}"})
     yield c
     c.close()
 
