@@ -308,7 +308,7 @@ def test_isolation_modes_resolve_with_clear_errors() -> None:
     auto = resolve_isolation(None)
     assert auto.requested == "auto"
     if bwrap_problem():
-        assert auto.mode == "none" and "WITHOUT isolation" in auto.warning
+        assert auto.mode == "none" and auto.warning == bwrap_problem()
         with pytest.raises(IsolationError, match="--agent-isolation=bwrap, but"):
             resolve_isolation("bwrap")
     else:
@@ -317,18 +317,31 @@ def test_isolation_modes_resolve_with_clear_errors() -> None:
 
 
 def test_requesting_bwrap_where_it_is_missing_fails_at_start_in_one_line(pytester: pytest.Pytester, basic_task: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without a working sandbox, ``bwrap`` and ``auto`` refuse an agent that starts processes
+    (exit 4, before any world starts; ``auto`` used to run it unconfined with a warning); only
+    ``none``, asked for by name, runs it. An in-process agent runs under ``auto`` (nothing of it
+    could be confined)."""
     monkeypatch.setenv("PATH", str(pytester.path / "empty-bin"))  # no bwrap on this PATH
     bwrap_problem.cache_clear()
+    agent = pytester.makefile(".py", worker="import os\nos.makedirs('out', exist_ok=True)\nopen('out/answer.txt', 'w').write('42')\n")
+    cmd = f"--agent-option=cmd={sys.executable} {agent}"
     try:
         result = pytester.runpytest("--agent=noop", "--agent-isolation=bwrap")
         assert result.ret == pytest.ExitCode.USAGE_ERROR
         result.stderr.fnmatch_lines(["ERROR: clawmark: --agent-isolation=bwrap, but bwrap is not on PATH: install bubblewrap (Debian/Ubuntu: apt-get install -y bubblewrap)"])
-        result = pytester.runpytest("--agent=noop", "--clawmark-json=out.json")  # auto: runs, says so loudly
-        result.stdout.fnmatch_lines(["clawmark: WARNING: agent processes run WITHOUT isolation*bwrap is not on PATH*"])
-        assert read_json(pytester.path / "out.json")["run"]["isolation"] == "none"
+        result = pytester.runpytest("--agent=command", cmd, "--clawmark-json=out.json")  # auto
+        assert result.ret == pytest.ExitCode.USAGE_ERROR
+        result.stderr.fnmatch_lines([
+            "ERROR: clawmark: --agent-isolation=auto found no working sandbox (bwrap is not on PATH: install bubblewrap*); "
+            "refusing to run the command agent's processes unconfined: install bubblewrap, or pass --agent-isolation=none to run them without isolation on purpose"
+        ])
+        assert not (pytester.path / "out.json").exists() and not (pytester.path / ".clawmark").exists()  # no run began
+        result = pytester.runpytest("--agent=command", cmd, "--agent-isolation=none", "--clawmark-json=none.json")  # asked for by name
+        assert read_json(pytester.path / "none.json")["run"]["isolation"] == "none"
+        result = pytester.runpytest("--agent=noop", "--clawmark-json=noop.json")  # auto, in-process: runs, quietly
+        assert "WARNING" not in result.stdout.str() and read_json(pytester.path / "noop.json")["run"]["isolation"] == "none"
     finally:
         bwrap_problem.cache_clear()
-
 
 
 def test_links_an_agent_plants_cannot_turn_the_harness_against_the_host(pytester: pytest.Pytester, basic_task: Path, tmp_path: Path) -> None:

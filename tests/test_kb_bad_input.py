@@ -63,8 +63,9 @@ CASES: list[tuple[str, str, str, Any, dict[str, Any], int, str]] = [
     ("not utf-8", "POST", "/v1/pages", b'{"a": "\xff\xfe"}', {}, 400, "invalid_json"),
     ("NaN", "POST", "/v1/search", b'{"query": NaN}', {}, 400, "invalid_json"),
     ("lone surrogate", "POST", "/v1/search", b'{"query": "\\ud800"}', {}, 400, "invalid_json"),
-    ("deep nesting", "POST", "/v1/search", b"[" * 200_000 + b"]" * 200_000, {}, 400, "invalid_json"),
-    ("huge int", "POST", "/v1/search", b'{"page_size": ' + b"9" * 5000 + b"}", {}, 400, "invalid_json"),
+    # valid JSON the API does not take (issue 9): a depth limit and numbers a 64-bit value cannot hold
+    ("deep nesting", "POST", "/v1/search", b"[" * 200_000 + b"]" * 200_000, {}, 400, "validation_error"),
+    ("huge int", "POST", "/v1/search", b'{"page_size": ' + b"9" * 5000 + b"}", {}, 400, "validation_error"),
     ("body is an array", "POST", "/v1/pages", [1, 2], {}, 400, "validation_error"),
     ("huge body", "POST", "/v1/pages", b'{"x": "' + b"a" * (1024 * 1024 + 10) + b'"}', {}, 413, "validation_error"),
     ("no parent", "POST", "/v1/pages", {"properties": {}}, {}, 400, "validation_error"),

@@ -21,7 +21,8 @@ import pytest
 
 from . import __version__, hookspecs, journal
 from .agents.base import AgentError
-from .agents.registry import make_agent, parse_options
+from .agents.limits import LimitsError, parse_limits
+from .agents.registry import make_agent, parse_options, starts_processes
 from .agents.sandbox import MODES as ISOLATION_MODES
 from .agents.sandbox import Isolation, IsolationError, resolve_isolation
 from .collect import OPEN_RUNS, SETTINGS_KEY, CheckerItem, TaskModule, TurnItem, trial_of
@@ -36,7 +37,7 @@ from .world.lease import sweep
 
 STATE_KEY = pytest.StashKey["RunState"]()
 DEFAULT_TASK_FILES = "task_*.py"
-IDENTITY_FIELDS = ("agent", "agent_identity", "trials", "turn_timeout", "isolation", "rerun_determinism", "clawmark_version")
+IDENTITY_FIELDS = ("agent", "agent_identity", "trials", "turn_timeout", "isolation", "agent_limits", "rerun_determinism", "clawmark_version")
 """Settings that change what a run measures: a resumed run must match its journal in all."""
 
 
@@ -80,7 +81,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     g.addoption("--clawmark-resume", dest="clawmark_resume", nargs="?", const="latest", default=None, metavar="DIR", help="continue the run whose evidence folder is DIR (default: the latest under .clawmark/runs): rerun only trials that did not finish; refuses a different agent, options, trial count or changed tasks")
     g.addoption("--agent-retries", dest="clawmark_agent_retries", type=int, default=0, metavar="N", help="re-wake the agent up to N times after an infrastructure error (provider outage, rate limit, adapter crash) that left the world untouched")
     g.addoption("--agent-retry-backoff", dest="clawmark_retry_backoff", type=float, default=2.0, metavar="SECONDS", help="wait before the first retry; doubles each time (default 2)")
-    g.addoption("--agent-isolation", dest="clawmark_agent_isolation", default=None, choices=ISOLATION_MODES, help="confine agent processes: auto (bwrap if it works here, else none with a warning), bwrap (refuse to run without it), none (debugging only); env CLAWMARK_AGENT_ISOLATION, ini clawmark_agent_isolation")
+    g.addoption("--agent-isolation", dest="clawmark_agent_isolation", default=None, choices=ISOLATION_MODES, help="confine agent processes: auto (bwrap if it works here, else refuse to run an agent that starts processes), bwrap (refuse to run without it), none (no isolation, on purpose: debugging only); env CLAWMARK_AGENT_ISOLATION, ini clawmark_agent_isolation")
+    g.addoption("--agent-limits", dest="clawmark_agent_limits", action="append", default=[], metavar="KEY=VALUE[,KEY=VALUE]", help="resource limits of agent processes (repeatable): processes, memory, file_size, open_files, cpu, output, evidence_file, evidence_total, cgroups; e.g. memory=8G,processes=1024 (docs/agents.md); env CLAWMARK_AGENT_LIMITS, ini clawmark_agent_limits")
     g.addoption("--clawmark-keep-worlds", dest="clawmark_keep_worlds", action="store_true", default=False, help="keep each world's folder (workspace, service state) after its trial")
     parser.addini("clawmark_agent", "default agent under test", default="")
     parser.addini("clawmark_agent_options", "default agent options (key=value lines)", type="linelist", default=[])
@@ -88,6 +90,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addini("clawmark_turn_timeout", "per-turn agent time limit in seconds", default="")
     parser.addini("clawmark_run_timeout", "time limit of the whole run in seconds", default="")
     parser.addini("clawmark_agent_isolation", "agent isolation: auto, bwrap or none", default="")
+    parser.addini("clawmark_agent_limits", "resource limits of agent processes (KEY=VALUE, comma- or line-separated)", type="linelist", default=[])
 
 
 def _setting(config: pytest.Config, option: str, env: str, ini: str) -> str | None:
@@ -142,6 +145,11 @@ def pytest_configure(config: pytest.Config) -> None:
     if fail_under is not None and not 0 <= fail_under <= 100:
         raise pytest.UsageError("clawmark: --clawmark-fail-under takes a score from 0 to 100")
 
+    try:  # per key: command line > environment > ini > defaults
+        limits = parse_limits([*config.getini("clawmark_agent_limits"), os.environ.get("CLAWMARK_AGENT_LIMITS", ""), *config.getoption("clawmark_agent_limits")])
+    except LimitsError as exc:
+        raise pytest.UsageError(f"clawmark: {exc}") from None
+
     workerinput = getattr(config, "workerinput", None)
     # a worker takes the controller's resolved mode: it never silently downgrades bwrap to none
     isolation_text = (workerinput or {}).get("clawmark_isolation") or _setting(config, "clawmark_agent_isolation", "CLAWMARK_AGENT_ISOLATION", "clawmark_agent_isolation")
@@ -170,6 +178,7 @@ def pytest_configure(config: pytest.Config) -> None:
         "trials": trials,
         "turn_timeout": timeout,
         "isolation": isolation.mode,
+        "agent_limits": limits.describe(),
         "rerun_determinism": config.getoption("clawmark_rerun_determinism"),
         "rootdir": str(config.rootpath),
         "started": state.started.isoformat(timespec="seconds"),
@@ -199,6 +208,7 @@ def pytest_configure(config: pytest.Config) -> None:
         isolation=isolation.mode,
         isolation_requested=isolation.requested,
         isolation_warning=isolation.warning,
+        agent_limits=limits,
         deadline=deadline,
         run_timeout=run_timeout,
     )
@@ -312,9 +322,6 @@ def _preflight(config: pytest.Config) -> None:
     if state.preflight_done:
         return
     state.preflight_done = True
-    reporter = config.pluginmanager.get_plugin("terminalreporter")
-    if settings.isolation_warning and reporter is not None:
-        reporter.write_line(f"clawmark: WARNING: {settings.isolation_warning}", yellow=True, bold=True)
     if not settings.agent_name:
         state.preflight_failed = True
         raise pytest.UsageError("clawmark: no agent selected: pass --agent=NAME (built-ins: reference, noop, command), set CLAWMARK_AGENT, or the ini key clawmark_agent")
@@ -326,6 +333,15 @@ def _preflight(config: pytest.Config) -> None:
     except (AgentError, IsolationError) as exc:
         state.preflight_failed = True
         raise pytest.UsageError(f"clawmark: the agent cannot start: {exc}") from None
+    if settings.isolation_warning:  # auto found no working sandbox
+        if starts_processes(agent):  # a scored run never runs an agent unconfined unless asked to by name
+            state.preflight_failed = True
+            raise pytest.UsageError(
+                f"clawmark: --agent-isolation=auto found no working sandbox ({settings.isolation_warning}); refusing to run "
+                f"the {settings.agent_name} agent's processes unconfined: install bubblewrap, or pass "
+                "--agent-isolation=none to run them without isolation on purpose"
+            )
+        settings.isolation_warning = ""  # an in-process agent: nothing of it could be confined
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -545,9 +561,6 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     if state is None or state.document is None:
         return
     write_summary(terminalreporter, state.document)
-    settings = config.stash[SETTINGS_KEY]
-    if settings.isolation_warning:  # again at the end: under xdist it is the only place
-        terminalreporter.write_line(f"clawmark: WARNING: {settings.isolation_warning}", yellow=True, bold=True)
     if state.gate_message:
         terminalreporter.write_line(f"clawmark gate: {state.gate_message}")
     if state.json_written:

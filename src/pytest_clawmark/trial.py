@@ -27,11 +27,12 @@ import shutil
 import time
 import traceback
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .agents.base import INFRA_ERROR, OK, TIMEOUT, AgentSession, TurnTrace
+from .agents.limits import AgentLimits
 from .agents.sandbox import NONE, Isolation
 from .authoring import FINAL, Checker, Task, Turn
 from .results import CheckerRecord, DayRecord, TrialRecord
@@ -64,6 +65,7 @@ class RunSettings:
     isolation: str = NONE  # resolved --agent-isolation: bwrap | none
     isolation_requested: str = "auto"
     isolation_warning: str = ""  # why auto fell back to none
+    agent_limits: AgentLimits = field(default_factory=AgentLimits)  # --agent-limits
     deadline: float | None = None  # time.time() when the run's time limit (--clawmark-run-timeout) ends
     run_timeout: float | None = None
 
@@ -160,7 +162,8 @@ class TrialRun:
         try:
             root = make_world_dir(f"{_safe(self.record.id)}-t{self.trial}{'-twin' if self.is_twin else ''}")
             world = World(
-                self.task.services, root, user=self.task.user, people=self.task.people, task_dir=self.task_dir  # type: ignore[arg-type]
+                self.task.services, root, user=self.task.user, people=self.task.people, task_dir=self.task_dir,  # type: ignore[arg-type]
+                fs_limits=self.settings.agent_limits.workspace(),
             )
             self.world = world
             world.start()
@@ -185,6 +188,7 @@ class TrialRun:
                 evidence_dir=self.evidence_dir,
                 solutions={d: s.fn for d, s in self.task.solutions.items()},
                 isolation=Isolation(self.settings.isolation, hidden=(self.task_dir, self.settings.evidence_root)),
+                limits=self.settings.agent_limits,
             )
             self.agent = self.settings.make_agent()
             self.agent.start(self.session)
@@ -343,6 +347,7 @@ class TrialRun:
         evidence: dict[str, str] = {}
         if not self.is_twin:
             evidence = world.save_evidence(self.evidence_dir / f"day{turn.day}", self._audit_mark)
+        trace.extra.update(world.evidence_notes())  # what the workspace evidence could not keep whole
         self._audit_mark = world.audit.last_seq
         applied = [m for m, _, _ in world.mutations.applied if m in turn.silent]
         self.played.add(turn.day)

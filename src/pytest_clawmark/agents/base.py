@@ -16,6 +16,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from .. import agentplane
 from ..world.service import Person
+from .limits import AgentLimits
 from .sandbox import Isolation
 
 OK = "ok"
@@ -69,6 +70,9 @@ class AgentSession:
     """Reference solutions, for the in-process ``reference`` agent only."""
     isolation: Isolation = field(default_factory=Isolation)
     """How process agents must confine what they start (``--agent-isolation``); see agents/sandbox.py."""
+    limits: AgentLimits = field(default_factory=AgentLimits)
+    """What each day's agent processes may take (``--agent-limits``); see agents/limits.py and
+    :func:`~pytest_clawmark.agents.process.run_agent_process`, which applies them."""
 
 
 @runtime_checkable

@@ -16,11 +16,13 @@ on it runs inside the sandbox (:mod:`.sandbox`): it sees its workspace, its home
 message/trace folder and read-only programs — not the task, its checkers, later evidence,
 other worlds or the harness's processes.
 
-Everything a turn starts ends with the turn: over the time limit the whole process group is
-killed (and, in the sandbox, the whole PID namespace dies with it); after a normal exit any
-leftover process of the group is killed too, so no agent process works between turns while the
+Everything a turn starts runs under the session's resource limits and ends with the turn
+(:func:`~.process.run_agent_process`): over the time limit the whole process group is killed (and,
+in the sandbox, the whole PID namespace dies with it); after any exit every process of its group,
+of its marker and of its cgroup is killed too, so no agent process works between turns while the
 world changes. Then links and special files the agent left in the workspace that would lead the
-harness outside it are removed by the harness (:meth:`~pytest_clawmark.world.fs.FsService.disarm`). stdout/stderr tails and the JSON trace
+harness outside it are removed by the harness (:meth:`~pytest_clawmark.world.fs.FsService.disarm`),
+and those it left in its evidence folder by the adapter. stdout/stderr (capped) and the JSON trace
 lines of ``$CLAWMARK_TRACE_FILE`` (:mod:`.tracefile`) are kept as evidence.
 
 A command that cannot start is the harness's fault, never the agent's: a turn whose command
@@ -34,16 +36,13 @@ from __future__ import annotations
 import os
 import re
 import shlex
-import shutil
-import signal
-import subprocess
-import time
+import uuid
 from collections.abc import Mapping
 from datetime import datetime
 from pathlib import Path
 
 from .base import FAILED, INFRA_ERROR, OK, TIMEOUT, AgentError, AgentSession, TurnTrace
-from .process import kill_group, tail
+from .process import NotStarted, exit_reason, run_agent_process, tail
 from .sandbox import (
     BWRAP,
     PROBE_TIMEOUT,
@@ -62,6 +61,7 @@ from .sandbox import (
     wait_until_gone,
 )
 from .tracefile import read_trace
+from ..world.untrusted_fs import neutralise, remove_entry
 
 BASE_PATH = "/usr/local/bin:/usr/bin:/bin"
 INTERPRETER = re.compile(r"(python(\d+(\.\d+)*)?|node|bash|sh|ruby|perl|deno|bun)")
@@ -204,63 +204,50 @@ class CommandAgent:
 
     def wake(self, message: str, day: int, clock: datetime) -> TurnTrace:
         assert self.session is not None and self.sandbox is not None, "wake() before start()"
-        io_dir = _fresh_dir(self.session.evidence_dir / f"day{day}.agent")
+        session = self.session
+        io_dir = _fresh_dir(session.evidence_dir / f"day{day}.agent")
         message_file, trace_file = io_dir / "message.md", io_dir / "trace.jsonl"
         message_file.write_text(message, encoding="utf-8")
-        out_path = self.session.evidence_dir / f"day{day}.stdout.txt"
-        err_path = self.session.evidence_dir / f"day{day}.stderr.txt"
-        info_read, info_write = os.pipe() if self.sandbox.active else (-1, -1)
-        argv = self.sandbox.wrap(self.argv, cwd=self.session.workspace, writable=[io_dir], info_fd=info_write if info_write >= 0 else None)
+        out_path = session.evidence_dir / f"day{day}.stdout.txt"
+        err_path = session.evidence_dir / f"day{day}.stderr.txt"
         env = self.environment(day, clock, message_file, trace_file)
-        t0 = time.perf_counter()
-        with out_path.open("wb") as out, err_path.open("wb") as err:
-            try:
-                proc = subprocess.Popen(
-                    argv,
-                    cwd=self.session.workspace,
-                    env=env,
-                    stdin=subprocess.PIPE,
-                    stdout=out,
-                    stderr=err,
-                    start_new_session=True,  # its own process group, killed whole on overrun
-                    pass_fds=(info_write,) if info_write >= 0 else (),
-                )
-            except OSError as exc:
-                _close(info_read, info_write)
-                # the command never started: the harness's problem (see preflight), not the agent's
-                return TurnTrace(status=INFRA_ERROR, detail=f"cannot run {argv[0]!r}: {exc.strerror}", extra={"isolation": self.isolation})
+        marker = f"{session.task_id}-{uuid.uuid4().hex[:12]}-day{day}"
+        info_read, info_write = os.pipe() if self.sandbox.active else (-1, -1)
+        try:
+            argv = self.sandbox.wrap(self.argv, cwd=session.workspace, writable=[io_dir], info_fd=info_write if info_write >= 0 else None)
+            result = run_agent_process(
+                argv, cwd=session.workspace, env=env, marker=marker, limits=session.limits, time_limit=session.time_limit,
+                stdout_path=out_path, stderr_path=err_path, stdin=message.encode("utf-8"),
+                pass_fds=(info_write,) if info_write >= 0 else (),
+            )  # fmt: skip
+        except NotStarted as exc:
+            # the command never started: the harness's problem (see preflight), not the agent's
+            return TurnTrace(status=INFRA_ERROR, detail=str(exc), extra={"isolation": self.isolation})
+        finally:
             _close(info_write)
-            status, detail = OK, ""
-            try:
-                proc.communicate(message.encode("utf-8"), timeout=self.session.time_limit)
-            except subprocess.TimeoutExpired:
-                kill_group(proc)
-                status, detail = TIMEOUT, f"overran the {self.session.time_limit:g} s turn limit; process group killed"
-            except BaseException:  # Ctrl-C or a harness fault mid-turn: the agent must not outlive it
-                kill_group(proc)
-                raise
-            else:
-                _kill_leftovers(proc)
-            finally:
-                if info_read >= 0:  # every process of the sandbox has ended before we go on
-                    wait_until_gone(_read_all(info_read))
-            if status == OK and proc.returncode != 0:
-                status, detail = FAILED, f"exited with status {proc.returncode}{_last_line(err_path)}"
-                fault = self._sandbox_fault(proc.returncode, out_path, err_path, trace_file, io_dir, env)
-                if fault:
-                    status, detail = INFRA_ERROR, fault
-        seconds = time.perf_counter() - t0
+            if info_read >= 0:  # every process of the sandbox has ended before we go on
+                wait_until_gone(_read_all(info_read))
+        status, detail = OK, ""
+        if result.timed_out:
+            status, detail = TIMEOUT, f"overran the {session.time_limit:g} s turn limit; process group killed"
+        elif result.returncode != 0:
+            status, detail = FAILED, f"exited with status {result.returncode}{exit_reason(result, self.sandbox.active)}{_last_line(err_path)}"
+            fault = self._sandbox_fault(result.returncode or 0, out_path, err_path, trace_file, io_dir, env)
+            if fault:
+                status, detail = INFRA_ERROR, fault
         trace = TurnTrace(
             status=status,
-            seconds=seconds,
+            seconds=result.seconds,
             detail=detail,
             extra={
-                "exit_code": proc.returncode,
+                "exit_code": result.returncode,
                 "isolation": self.isolation,
                 "stdout_tail": tail(out_path),
                 "stderr_tail": tail(err_path),
                 "stdout": str(out_path),
                 "stderr": str(err_path),
+                "leftover_processes_killed": result.leftovers,
+                **result.record(),
             },
         )
         parsed = read_trace(trace_file)
@@ -268,6 +255,9 @@ class CommandAgent:
             trace.tool_calls, trace.messages, trace.tokens = parsed.tool_calls, parsed.messages, parsed.tokens
             trace.transcript = str(trace_file)
             trace.extra.update(parsed.stats())
+        swept = neutralise(session.evidence_dir)  # links and special files it planted in its evidence folder
+        if swept.removed:
+            trace.extra["removed_from_evidence"] = swept.removed
         return trace
 
     def _sandbox_fault(self, returncode: int, out_path: Path, err_path: Path, trace_file: Path, io_dir: Path, env: dict[str, str]) -> str:
@@ -358,27 +348,11 @@ def _read_all(fd: int) -> bytes:
 
 
 def _fresh_dir(path: Path) -> Path:
-    """A new, empty, harness-made folder (a retried day starts from nothing the agent left)."""
-    if path.is_symlink() or path.is_file():
-        path.unlink()
-    elif path.exists():
-        shutil.rmtree(path)
+    """A new, empty, harness-made folder (a retried day starts from nothing the agent left;
+    whatever the agent put at that name is removed, never followed)."""
+    remove_entry(path)
     path.mkdir(parents=True)
     return path
-
-
-def _kill_leftovers(proc: subprocess.Popen[bytes]) -> None:
-    """After a normal exit: kill what the turn left running in its process group.
-
-    Why: an agent must not keep working between turns, while turn setup changes the world.
-    (Inside bwrap the PID namespace already died with the command; this is for ``none``, where
-    a process that left the group with setsid() still escapes — one reason ``none`` is for
-    debugging only.)
-    """
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
 
 
 def _last_line(path: Path) -> str:

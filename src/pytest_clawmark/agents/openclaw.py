@@ -17,20 +17,19 @@ from __future__ import annotations
 import json
 import math
 import os
-import subprocess
-import time
 import uuid
 from collections.abc import Mapping
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from .base import TIMEOUT, AgentError, AgentSession, TurnTrace
+from ..world.untrusted_fs import neutralise, write_replacing
+from .base import OK, TIMEOUT, AgentError, AgentSession, TurnTrace
 from .openclaw_config import api_key, build_config, provider_settings
 from .openclaw_install import MIN_NODE_MAJOR, find_openclaw, install_hint
 from .openclaw_persona import day_header, write_persona_files
-from .openclaw_trace import classify, digest_day, export_transcript, parse_result
-from .process import kill_group, kill_marked, tail
+from .openclaw_trace import classify, digest_day, export_transcript, parse_result, transcript_truncated
+from .process import RUN_MARKER, NotStarted, exit_reason, run_agent_process, tail
 from .sandbox import (
     BWRAP,
     PROBE_TIMEOUT,
@@ -46,9 +45,6 @@ from .sandbox import (
 )
 
 BASE_PATH = "/usr/local/bin:/usr/bin:/bin"
-RUN_MARKER = "CLAWMARK_AGENT_RUN"
-"""OpenClaw starts its runtime and tool supervisors in process groups of their own, so a group
-kill misses them; this inherited variable lets :func:`kill_marked` find every one."""
 STARTUP_ALLOWANCE = 15.0
 """Seconds OpenClaw may take to start (measured ~6-10 s) before its own turn deadline starts."""
 QUIET_ENV = {"OPENCLAW_NO_AUTO_UPDATE": "1", "DO_NOT_TRACK": "1", "OPENCLAW_OFFLINE": "1", "NO_COLOR": "1"}
@@ -200,62 +196,53 @@ class OpenClawAgent:
         session = self.session
         write_persona_files(self.agent_workspace, session)
         message_file = self.messages_dir / f"day{day}.md"
-        message_file.write_text(f"{day_header(day, clock)}\n\n{message}", encoding="utf-8")
+        write_replacing(message_file, f"{day_header(day, clock)}\n\n{message}")  # home is the agent's: never write through its links
         day_dir = session.evidence_dir / f"day{day}"
         day_dir.mkdir(parents=True, exist_ok=True)
         attempt = _next_attempt(day_dir)  # a day re-woken by --agent-retries keeps each attempt's files
         out_path, err_path = day_dir / f"openclaw{attempt}.stdout.json", day_dir / f"openclaw{attempt}.stderr.txt"
         requests_before = len(self.model_server.log.entries) if self.model_server else 0
-        t0 = time.perf_counter()
-        timed_out = False
-        with out_path.open("wb") as out, err_path.open("wb") as err:
-            try:
-                proc = subprocess.Popen(
-                    self.sandbox.wrap(self.command(message_file), cwd=session.workspace),
-                    cwd=session.workspace,
-                    env=self.environment(day, clock),
-                    stdin=subprocess.DEVNULL,
-                    stdout=out,
-                    stderr=err,
-                    start_new_session=True,  # its own process group, killed whole on overrun
-                )
-            except OSError as exc:
-                raise AgentError(f"cannot run {self.install.openclaw}: {exc.strerror}") from None
-            try:
-                proc.wait(timeout=session.time_limit)
-            except subprocess.TimeoutExpired:
-                kill_group(proc)
-                timed_out = True
-            except BaseException:  # Ctrl-C or a harness fault mid-day: OpenClaw must not outlive it
-                kill_group(proc)
-                kill_marked(RUN_MARKER, self.run_marker(day))
-                raise
-            seconds = time.perf_counter() - t0
-            # nothing the agent started outlives its day (background jobs, a runtime still
-            # shutting down after an overrun): it would act on the world between days
-            leftovers = kill_marked(RUN_MARKER, self.run_marker(day))
+        try:
+            run = run_agent_process(
+                self.sandbox.wrap(self.command(message_file), cwd=session.workspace),
+                cwd=session.workspace, env=self.environment(day, clock), marker=self.run_marker(day), limits=session.limits,
+                time_limit=session.time_limit, stdout_path=out_path, stderr_path=err_path,
+            )  # fmt: skip
+        except NotStarted as exc:
+            raise AgentError(f"cannot run {self.install.openclaw}: {exc}") from None
+        # nothing the agent started outlived its day (background jobs, a runtime still shutting
+        # down after an overrun: run_agent_process killed them); links or special files it
+        # planted in its evidence folder go before the harness writes the transcript there
+        swept = neutralise(session.evidence_dir)
         transcript = day_dir / f"openclaw-session{attempt}.jsonl"
         events = export_transcript(self.install.node_dir / "node", self.state_dir, self.session_key, self.session_id, transcript)
         digest = digest_day(events[self._seen_events :])
         self._seen_events = len(events)
         result = parse_result(out_path.read_bytes())
         stderr_tail = tail(err_path)
-        if timed_out:
+        if run.timed_out:
             status, detail = TIMEOUT, f"overran the {session.time_limit:g} s turn limit; process group killed"
         else:
-            status, detail = classify(proc.returncode, result, digest, err_path.read_text(encoding="utf-8", errors="replace"))
+            status, detail = classify(run.returncode, result, digest, err_path.read_text(encoding="utf-8", errors="replace"))
+            if status != OK:
+                detail += exit_reason(run, self.sandbox.active)
+        extra_limits = run.record()
+        if swept.removed:
+            extra_limits["removed_from_evidence"] = swept.removed
+        if transcript_truncated(transcript):
+            extra_limits["transcript_truncated"] = True
         return TurnTrace(
             status=status,
-            seconds=seconds,
+            seconds=run.seconds,
             detail=detail,
             tool_calls=digest.tool_calls,
             messages=digest.messages,
             tokens=digest.tokens,
             transcript=str(transcript) if events else "",
             extra={
-                "exit_code": proc.returncode,
+                "exit_code": run.returncode,
                 "isolation": self.isolation,
-                "leftover_processes_killed": leftovers,
+                "leftover_processes_killed": run.leftovers,
                 "session_id": self.session_id,
                 "session_key": self.session_key,
                 "state_dir": str(self.state_dir),
@@ -270,6 +257,7 @@ class OpenClawAgent:
                 "stderr": str(err_path),
                 "stderr_tail": stderr_tail[-1500:],
                 **({"scripted_requests": len(self.model_server.log.entries) - requests_before} if self.model_server else {}),
+                **extra_limits,
             },
         )
 

@@ -9,18 +9,21 @@ each service) becomes the Tools section, refreshed before every day.
 
 from __future__ import annotations
 
+import os
 from datetime import datetime
 from pathlib import Path
 
+from ..world.untrusted_fs import open_regular, write_replacing
 from .base import AgentSession
+
+TOOLS_MD_MAX = 1 << 20
 
 DEFAULT_PERSONA = "You are a careful, thorough professional assistant. You finish the work you are given."
 
 
 def write_persona_files(folder: Path, session: AgentSession) -> None:
     folder.mkdir(parents=True, exist_ok=True)
-    tools_md = session.workspace / "TOOLS.md"
-    tools = tools_md.read_text(encoding="utf-8") if tools_md.is_file() else "No work systems beyond the working folder."
+    tools = _read_tools_md(session.workspace) or "No work systems beyond the working folder."
     files = {
         "AGENTS.md": _agents_md(session, tools),
         "SOUL.md": f"# SOUL.md\n\n{session.persona.strip() or DEFAULT_PERSONA}\n",
@@ -32,7 +35,18 @@ def write_persona_files(folder: Path, session: AgentSession) -> None:
         "IDENTITY.md": f"# IDENTITY.md\n\n- Role: {session.role}\n",
     }
     for name, text in files.items():
-        (folder / name).write_text(text, encoding="utf-8")
+        write_replacing(folder / name, text)  # the folder is the agent's to edit: never write through its links
+
+
+def _read_tools_md(workspace: Path) -> str:
+    """The world's TOOLS.md as the harness wrote it (a regular file of the workspace, at most
+    :data:`TOOLS_MD_MAX` bytes), '' when there is none."""
+    try:
+        fd = open_regular(workspace / "TOOLS.md", root=workspace)
+    except OSError:
+        return ""
+    with os.fdopen(fd, "rb") as fh:
+        return fh.read(TOOLS_MD_MAX).decode("utf-8", errors="replace")
 
 
 def _agents_md(session: AgentSession, tools: str) -> str:

@@ -13,12 +13,15 @@ second OpenClaw start-up and without a Python zstd dependency.
 from __future__ import annotations
 
 import json
+import os
 import re
+import resource
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..world.untrusted_fs import fresh_file
 from .base import FAILED, INFRA_ERROR, OK, TIMEOUT, ToolCall
 
 MESSAGE_CHARS = 2000
@@ -43,7 +46,7 @@ for (const path of dbs) {
   if (!ids.includes(sessionId)) ids.push(sessionId);
   const rows = db.prepare("SELECT event_json, event_zstd FROM transcript_events WHERE session_id = ? ORDER BY seq");
   for (const id of ids) {
-    for (const r of rows.all(id)) {
+    for (const r of rows.iterate(id)) {
       process.stdout.write((r.event_json ?? zstdDecompressSync(r.event_zstd).toString("utf8")) + "\n");
     }
   }
@@ -60,27 +63,51 @@ PROVIDER_FAILURE = re.compile(
 """Messages of model-provider failures (OpenClaw's wording and the HTTP layer's)."""
 
 
-def export_transcript(node: Path, state_dir: Path, session_key: str, session_id: str, out: Path) -> list[dict[str, Any]]:
-    """Write the session's transcript as JSONL to ``out`` and return its events ([] if none)."""
+TRANSCRIPT_MAX = 64 * 1024 * 1024
+"""Bytes of a session transcript the adapter exports and reads per day. The agent can write
+into its own session store, so what the export prints is the agent's to inflate: past this the
+export stops (``RLIMIT_FSIZE``) and the day's trace says ``transcript_truncated``."""
+
+
+def export_transcript(node: Path, state_dir: Path, session_key: str, session_id: str, out: Path, limit: int = TRANSCRIPT_MAX) -> list[dict[str, Any]]:
+    """Write the session's transcript as JSONL to ``out`` (at most ``limit`` bytes; a fresh file,
+    whatever the agent planted at that name is removed first) and return its events ([] if none)."""
+    fd = fresh_file(out)
+
+    def cap_output() -> None:  # between fork and exec: the export cannot write more than ``limit``
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
     try:
-        done = subprocess.run(
+        subprocess.run(
             [str(node), "--no-warnings", "--input-type=module", "-e", EXPORT_JS, str(state_dir), session_key, session_id],
-            capture_output=True,
+            stdin=subprocess.DEVNULL,
+            stdout=fd,
+            stderr=subprocess.DEVNULL,
             timeout=120,
             check=False,
             env={"PATH": str(node.parent)},
+            preexec_fn=cap_output,
         )
-    except (OSError, subprocess.TimeoutExpired):
+    except (OSError, subprocess.SubprocessError):
         return []
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_bytes(done.stdout)
+    finally:
+        os.close(fd)
     events = []
-    for line in done.stdout.decode("utf-8", errors="replace").splitlines():
-        try:
-            events.append(json.loads(line))
-        except ValueError:
-            continue
+    with open(out, "rb") as fh:
+        for raw in fh:
+            try:
+                events.append(json.loads(raw.decode("utf-8", errors="replace")))
+            except ValueError:
+                continue
     return events
+
+
+def transcript_truncated(out: Path, limit: int = TRANSCRIPT_MAX) -> bool:
+    """Whether the export of ``out`` stopped at ``limit``."""
+    try:
+        return out.stat().st_size >= limit
+    except OSError:
+        return False
 
 
 @dataclass

@@ -60,3 +60,19 @@ def make_agent(name: str, options: Mapping[str, str], hook: Any | None = None) -
     if name not in factories:
         raise AgentError(f"unknown agent {name!r} (available: {', '.join(sorted(factories))})")
     return factories[name](options)
+
+
+IN_PROCESS = (ReferenceAgent, NoopAgent)
+"""Built-in agents that run inside pytest and start no process of their own."""
+
+
+def starts_processes(agent: Any) -> bool:
+    """Whether ``agent`` runs processes that isolation could confine.
+
+    An adapter says so with a ``starts_processes`` attribute; the built-in in-process agents
+    (``reference``, ``noop``) do not; any other adapter is taken to (the safe side: with
+    ``--agent-isolation=auto`` and no working sandbox, its run is refused)."""
+    declared = getattr(agent, "starts_processes", None)
+    if isinstance(declared, bool):
+        return declared
+    return not isinstance(agent, IN_PROCESS)

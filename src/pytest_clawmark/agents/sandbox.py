@@ -17,8 +17,9 @@ the host's loopback (inside the pytest process); so the agent can reach any TCP 
 machine and, if the machine has it, the internet (a real model provider needs that). Abstract
 Unix sockets are shared too. See docs/agents.md, "Isolation".
 
-``--agent-isolation``: ``auto`` (bwrap when it works here, else ``none`` with a warning),
-``bwrap`` (refuse to start without it), ``none`` (debugging only; reported as such).
+``--agent-isolation``: ``auto`` (bwrap when it works here; else a run of an agent that starts
+processes is refused), ``bwrap`` (refuse to start without it), ``none`` (no isolation, asked for
+by name: debugging only; reported as such).
 """
 
 from __future__ import annotations
@@ -77,7 +78,8 @@ class Isolation:
 
 @dataclass(frozen=True)
 class Resolved:
-    """The outcome of ``--agent-isolation``: the mode in effect and, for a downgrade, why."""
+    """The outcome of ``--agent-isolation``: the mode in effect and, when ``auto`` found no
+    working sandbox, why (``warning``, one line)."""
 
     requested: str
     mode: str
@@ -87,8 +89,10 @@ class Resolved:
 def resolve_isolation(requested: str | None) -> Resolved:
     """Turn the ``--agent-isolation`` value into the mode in effect.
 
-    ``auto`` falls back to ``none`` with a one-line warning when bwrap is missing or does not work
-    here; ``bwrap`` raises :class:`IsolationError` (one line, how to fix) in the same case.
+    ``auto`` resolves to ``none`` with the reason in ``warning`` when bwrap is missing or does not
+    work here — and the run then refuses an agent that starts processes (plugin preflight: a
+    scored run never runs an agent unconfined unless ``none`` was asked for by name); ``bwrap``
+    raises :class:`IsolationError` (one line, how to fix) in the same case.
     """
     value = (requested or AUTO).strip().lower()
     if value not in MODES:
@@ -100,7 +104,7 @@ def resolve_isolation(requested: str | None) -> Resolved:
         return Resolved(value, BWRAP)
     if value == BWRAP:
         raise IsolationError(f"--agent-isolation=bwrap, but {problem}")
-    return Resolved(value, NONE, f"agent processes run WITHOUT isolation (they can read the task's checkers): {problem}")
+    return Resolved(value, NONE, problem)
 
 
 def bwrap_executable() -> str | None:

@@ -7,6 +7,12 @@ answers checkers deterministically (:meth:`~CalendarService.events` sorted by st
 :meth:`~CalendarService.event` raising :class:`EventNotFound` / :class:`AmbiguousEvent`,
 ``AssertionError``\\ s, instead of taking a first match). It works on Radicale's storage
 directly, under Radicale's own storage lock, so it is safe while the agent is connected.
+
+The agent's requests pass the audit log, then a guard (:mod:`..servers.calendar.guard`) that
+enforces :mod:`..servers.calendar.limits` and refuses what a real server refuses (deleting the
+principal or the default calendar, changing protected properties) before Radicale sees them.
+Reads never fail on what the agent stored: an item ``icalendar`` cannot read as an event is listed
+under ``unreadable`` in the snapshot instead of raising.
 """
 
 from __future__ import annotations
@@ -20,7 +26,8 @@ from typing import Any
 import icalendar
 
 from ..servers.calendar.audit import ADMIN_HEADER, AuditMiddleware
-from ..servers.calendar.events import Event, When, build_calendar, overlaps, parse_events, portable_time, sort_key
+from ..servers.calendar.events import PRODID, Event, When, build_calendar, overlaps, portable_time, read_item, sort_key
+from ..servers.calendar.guard import RequestGuard
 from ..servers.calendar.radicale_app import RadicaleSetup
 from ..servers.calendar.store import CalendarStore, calendar_path, safe_href
 from ..servers.calendar.wsgi import WsgiHandle, start_wsgi
@@ -61,7 +68,10 @@ class CalendarService(Service):
         self._store = CalendarStore(self._radicale.storage)
         self._store.ensure_calendar(ctx.user.email, DEFAULT_CALENDAR)
         self._added = 0  # admin-added events so far: part of default UIDs
-        app = AuditMiddleware(self._radicale.application, self._record, ctx.credentials.admin_token)
+        guarded = RequestGuard(
+            self._radicale.application, self._radicale.collection_root, protected_calendars=[DEFAULT_CALENDAR]
+        )
+        app = AuditMiddleware(guarded, self._record, ctx.credentials.admin_token)
 
         async def start() -> WsgiHandle:
             return await start_wsgi(app)
@@ -190,7 +200,7 @@ class CalendarService(Service):
         href = safe_href(uid)
         self._store.put(login, path, href, ics)
         self.ctx.mutations.note(silent, self.name, f"added event {summary!r} ({uid}) to {path}")
-        return self._find(owner=login, uid=uid)
+        return self._stored(login, path, href)
 
     def move_event(
         self, uid_or_summary: str, new_start: When, new_end: When, *, owner: str | Person | None = None,
@@ -202,7 +212,7 @@ class CalendarService(Service):
         ics = self._rewrite(event, dtstart=new_start, dtend=new_end)
         self._store.put(login, event.calendar, event.href, ics)
         self.ctx.mutations.note(silent, self.name, f"moved {event.summary!r} ({event.uid}) to {new_start.isoformat()}")
-        return self._find(owner=login, uid=event.uid)
+        return self._stored(login, event.calendar, event.href)
 
     def cancel_event(
         self, uid_or_summary: str, *, owner: str | Person | None = None, remove: bool = False,
@@ -292,10 +302,29 @@ class CalendarService(Service):
             raise AmbiguousEvent(f"{len(found)} events match {what}: {listed}")
         return found[0]
 
+    def _stored(self, login: str, calendar: str, href: str) -> Event:
+        """The event just written to ``calendar``/``href`` (not looked up by UID: the agent may
+        legally hold another event with the same UID in another calendar)."""
+        (event,) = [e for e in self.events(login, calendar=calendar) if e.href == href]
+        return event
+
     def _lookup(self, uid_or_summary: str, login: str) -> Event:
-        by_uid = [e for e in self.events(login) if e.uid == uid_or_summary]
-        if len(by_uid) == 1:
-            return by_uid[0]
+        """The event a turn setup means (exact UID, else exact summary).
+
+        Setup must not fail because the agent did something legal: when the agent made a copy
+        (the same UID in another calendar, or the same summary), the event the admin plane wrote
+        (its PRODID says so) is the one meant. Checker reads (:meth:`event`) stay strict.
+        """
+        events = self.events(login)
+        by_uid = [e for e in events if e.uid == uid_or_summary]
+        want = " ".join(uid_or_summary.split())
+        by_summary = [e for e in events if " ".join(e.summary.split()) == want]
+        for found in (by_uid, by_summary):
+            ours = [e for e in found if f"PRODID:{PRODID}" in e.ics]
+            if len(found) == 1:
+                return found[0]
+            if len(found) > 1 and len(ours) == 1:
+                return ours[0]
         return self._find(summary=uid_or_summary, owner=login)
 
     # -- evidence ------------------------------------------------------------------------------
@@ -303,19 +332,24 @@ class CalendarService(Service):
         return sorted(self._logins.values(), key=str.lower)
 
     def snapshot(self) -> dict[str, Any]:
+        """Every calendar's properties and items (the iCalendar text, once), the events read from
+        them (without repeating the text), and the items that could not be read as events."""
         calendars: dict[str, Any] = {}
         for owner in self._owners():
             for cal in self._store.calendars(owner):
-                events = [
-                    e.to_json()
-                    for href, ics in cal.items
-                    for e in parse_events(ics, calendar=cal.path, owner=owner, href=href)
-                ]
+                events: list[dict[str, Any]] = []
+                unreadable: list[dict[str, str]] = []
+                for href, ics in cal.items:
+                    found, problem = read_item(ics, calendar=cal.path, owner=owner, href=href)
+                    events.extend({k: v for k, v in e.to_json().items() if k != "ics"} for e in found)
+                    if problem:
+                        unreadable.append({"href": href, "problem": problem})
                 calendars[cal.path] = {
                     "owner": owner,
                     "props": {k: cal.props[k] for k in sorted(cal.props)},
                     "items": [{"href": href, "ics": ics} for href, ics in cal.items],
-                    "events": sorted(events, key=lambda e: (e["start"], e["uid"])),
+                    "events": sorted(events, key=lambda e: (e["start"], e["uid"], e["href"])),
+                    "unreadable": unreadable,
                 }
         return {"calendars": calendars, "counters": {"added": self._added}}
 

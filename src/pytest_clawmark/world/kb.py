@@ -19,7 +19,8 @@ from typing import Any
 
 import httpx
 
-from pytest_clawmark.servers.kb import CURRENT, LEGACY, KbStore, User, create_app
+from pytest_clawmark.servers.kb import CURRENT, LEGACY, KbStore, User, create_app, limits
+from pytest_clawmark.servers.kb.http_limits import notion_error_body
 from pytest_clawmark.servers.kb.ids import user_id
 
 from .asgi import AsgiServer, start_asgi, stop_asgi
@@ -81,7 +82,13 @@ class KbService(Service):
             admin_token=ctx.credentials.admin_token,
             audit=self._record,
         )
-        handle = self.handle = start_asgi(ctx.loop, app)
+        handle = self.handle = start_asgi(
+            ctx.loop,
+            app,
+            error_body=notion_error_body,
+            max_head_bytes=limits.MAX_INCOMPLETE_HEAD_BYTES,
+            head_timeout=limits.HEAD_TIMEOUT_S,
+        )
         # verify=False: creating an SSL context costs ~18 ms and this client only speaks plain HTTP on
         # loopback; trust_env=False keeps proxy settings of the host away from loopback calls.
         self._http = httpx.Client(

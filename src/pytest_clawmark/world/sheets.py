@@ -24,6 +24,11 @@ from .service import Service
 Render = Literal["FORMATTED_VALUE", "UNFORMATTED_VALUE", "FORMULA"]
 Input = Literal["RAW", "USER_ENTERED"]
 
+ADMIN_TIMEOUT_S = 120.0
+"""How long an admin call may wait: a transport guard, not a measurement. An admin call waits at
+most for one agent request still being computed (its recalculation has a 30 s backstop) and then
+for its own work, which is bounded by the world's storage quota (docs/world.md, sheets limits)."""
+
 
 class SheetsAdminError(RuntimeError):
     """The admin plane refused a call: a harness fault or a task-authoring error."""
@@ -70,6 +75,7 @@ class SheetsService(Service):
     # -- lifecycle ---------------------------------------------------------------------------
     def start(self) -> None:
         from ..servers.sheets import Owner, SheetsConfig, create_app
+        from ..servers.sheets.errors import google_error_body
 
         creds = self.ctx.credentials
         config = SheetsConfig(
@@ -80,7 +86,7 @@ class SheetsService(Service):
             owner=Owner(self.ctx.user.name, self.ctx.user.email),
         )
         self.server = create_app(config)
-        self.handle: AsgiServer | None = start_asgi(self.ctx.loop, self.server.app)
+        self.handle: AsgiServer | None = start_asgi(self.ctx.loop, self.server.app, error_body=google_error_body)
         self._http: Any = None
 
     def _record(self, **entry: str) -> None:
@@ -92,6 +98,9 @@ class SheetsService(Service):
             http.close()
         handle, self.handle = getattr(self, "handle", None), None
         stop_asgi(self.ctx.loop, handle)
+        server = getattr(self, "server", None)
+        if server is not None:
+            server.close()
 
     @property
     def url(self) -> str:
@@ -110,7 +119,7 @@ class SheetsService(Service):
                 base_url=self.url,
                 verify=False,
                 trust_env=False,
-                timeout=30.0,
+                timeout=ADMIN_TIMEOUT_S,
                 headers={"Authorization": f"Bearer {self.ctx.credentials.admin_token}"},
             )
         return self._http

@@ -16,8 +16,11 @@ from pathlib import Path
 from typing import Any
 
 from .audit import AuditLog
+from .fs import FsService
+from .fs_limits import WorkspaceLimits
 from .loop import WorldLoop
 from .service import WORLD_EPOCH, Credentials, MutationLedger, Person, Service, ServiceContext, service_type
+from .untrusted_fs import write_replacing
 
 SERVICE_ORDER = ("fs", "mail", "calendar", "kb", "sheets")
 """Start order (fs first: the others may write into the workspace, e.g. TOOLS.md)."""
@@ -39,6 +42,7 @@ class World:
         people: Iterable[Person] = (),
         task_dir: Path | None = None,
         credentials: Credentials | None = None,
+        fs_limits: WorkspaceLimits | None = None,
     ) -> None:
         names = set(services) | {"fs"}
         for n in names:
@@ -50,11 +54,14 @@ class World:
         self.people = tuple(p for p in people if p.email != user.email)
         self.task_dir = Path(task_dir) if task_dir else Path.cwd()
         self.credentials = credentials or Credentials()
+        self.fs_limits = fs_limits or WorkspaceLimits()
+        """Bounds of the harness's reads of the workspace (snapshots, evidence, checker reads)."""
         self.audit = AuditLog()
         self.mutations = MutationLedger()
         self.clock: datetime | None = None
         self._services: dict[str, Service] = {}
         self._loop: WorldLoop | None = None
+        self._snapshot_cut: dict[str, Any] = {}
         self.start_seconds: float = 0.0
 
     # -- lifecycle -----------------------------------------------------------------------------
@@ -78,6 +85,8 @@ class World:
                 )
                 ctx.root.mkdir(parents=True, exist_ok=True)
                 svc = service_type(name)(ctx)
+                if isinstance(svc, FsService):
+                    svc.limits = self.fs_limits
                 svc.start()
                 self._services[name] = svc
         except BaseException:
@@ -157,8 +166,14 @@ class World:
         return "\n".join(parts)
 
     def write_tools_md(self) -> None:
+        """(Re)write the workspace's TOOLS.md — as a new file renamed over the old name: the
+        agent may have left a link or a hard link to a host file there (see world/untrusted_fs.py)."""
         self.workspace.mkdir(parents=True, exist_ok=True)
-        (self.workspace / "TOOLS.md").write_text(self.tools_markdown(), encoding="utf-8")
+        fs = self._services.get("fs")
+        if isinstance(fs, FsService):
+            fs.write("TOOLS.md", self.tools_markdown())
+        else:
+            write_replacing(self.workspace / "TOOLS.md", self.tools_markdown(), root=self.workspace)
 
     def ping(self) -> None:
         for svc in self._services.values():
@@ -169,16 +184,37 @@ class World:
         return {name: svc.snapshot() for name, svc in self._services.items()}
 
     def save_evidence(self, folder: Path, since: int) -> dict[str, str]:
-        """Write each service's snapshot and the audit slice ``since`` into ``folder``."""
+        """Write each service's snapshot and the audit slice ``since`` into ``folder``.
+
+        Each file is written new and renamed into place: whatever stands at its name (in mode
+        ``none`` the agent can write the evidence folder) is replaced, never written through."""
         folder.mkdir(parents=True, exist_ok=True)
         paths: dict[str, str] = {}
+        self._snapshot_cut = {}
         for name, svc in self._services.items():
             p = folder / f"{name}.snapshot.json"
-            p.write_text(json.dumps(svc.snapshot(), indent=1, sort_keys=True, default=str), encoding="utf-8")
+            snap = svc.snapshot()
+            if name == "fs" and snap.get("truncated"):
+                self._snapshot_cut = snap["truncated"]
+            write_replacing(p, json.dumps(snap, indent=1, sort_keys=True, default=str))
             paths[f"{name}_snapshot"] = str(p)
         audit = folder / "audit.jsonl"
-        with audit.open("w", encoding="utf-8") as fh:
-            for e in self.audit.entries(since=since):
-                fh.write(json.dumps(e.to_json(), sort_keys=True) + "\n")
+        write_replacing(audit, "".join(json.dumps(e.to_json(), sort_keys=True) + "\n" for e in self.audit.entries(since=since)))
         paths["audit"] = str(audit)
         return paths
+
+    def evidence_notes(self) -> dict[str, Any]:
+        """What the last evidence of the workspace could not keep whole (``truncated`` of its
+        snapshot, when a limit was reached) and where harness writes replaced links the agent
+        left; {} for a well-behaved workspace. For the day's record."""
+        notes: dict[str, Any] = {}
+        if self._snapshot_cut:
+            notes["workspace_snapshot_truncated"] = self._snapshot_cut
+        fs = self._services.get("fs")
+        if isinstance(fs, FsService):
+            replaced = fs.take_replaced()
+            if replaced:
+                notes["harness_replaced_in_workspace"] = replaced
+            if not fs.last_sweep.complete:
+                notes["workspace_sweep_incomplete"] = True
+        return notes

@@ -6,24 +6,29 @@ and, where it says what was done, a digest of the body (the UID and SUMMARY of a
 display name of a new calendar, the kind and time range of a REPORT). Passwords never appear.
 Requests carrying the world's admin token (health checks) are not the agent's and are not
 recorded.
+
+The body is never read here: the guard (:mod:`.guard`, inside this middleware) reads it, bounded,
+and leaves it in ``environ[BODY_KEY]``; the summary is made after the answer, from that copy, with
+a line scan rather than a full iCalendar parse (the body may be up to the resource limit).
 """
 
 from __future__ import annotations
 
 import base64
 import hmac
-import io
 import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
-import icalendar
+from .guard import BODY_KEY
 
 __all__ = ["AuditMiddleware", "ADMIN_HEADER"]
 
 ADMIN_HEADER = "X-Clawmark-Admin"
 _ENVIRON_ADMIN = "HTTP_" + ADMIN_HEADER.upper().replace("-", "_")
-_MAX_BODY_FOR_SUMMARY = 1024 * 1024
+_FOLD = re.compile(r"\r?\n[ \t]")
+_COMPONENTS = ("VEVENT", "VTODO", "VJOURNAL")
+_MAX_DESCRIBED = 10
 
 AuditCallback = Callable[[str, str, str, str], None]
 
@@ -38,19 +43,34 @@ def _basic_user(environ: dict[str, Any]) -> str:
         return "<undecodable>"
 
 
+def _unescape(value: str) -> str:
+    return re.sub(r"\\([\\;,nN])", lambda m: "\n" if m.group(1) in "nN" else m.group(1), value)
+
+
+def _describe_ics(text: str) -> str:
+    """``VEVENT uid='...' summary='...'`` for each component (the first few), from a line scan."""
+    parts: list[str] = []
+    current: dict[str, str] | None = None
+    for line in _FOLD.sub("", text).splitlines():
+        head, _, value = line.partition(":")
+        name = head.partition(";")[0].strip().upper()
+        if name == "BEGIN" and value.strip().upper() in _COMPONENTS:
+            current = {"kind": value.strip().upper()}
+        elif name == "END" and current is not None and value.strip().upper() == current["kind"]:
+            parts.append(f"{current['kind']} uid={current.get('UID', '')!r} summary={current.get('SUMMARY', '')!r}")
+            current = None
+            if len(parts) == _MAX_DESCRIBED:
+                parts.append("...")
+                break
+        elif current is not None and name in ("UID", "SUMMARY") and name not in current:
+            current[name] = _unescape(value)[:200]
+    return "; ".join(parts) or "no components"
+
+
 def _describe_body(method: str, body: bytes) -> str:
-    text = body.decode("utf-8", "replace")
     if method == "PUT":
-        try:
-            cal = icalendar.Calendar.from_ical(text)
-            parts = [
-                f"{c.name} uid={str(c.get('uid', ''))!r} summary={str(c.get('summary', ''))!r}"
-                for c in cal.walk()
-                if c.name in ("VEVENT", "VTODO", "VJOURNAL")
-            ]
-            return "; ".join(parts) or "no components"
-        except Exception:
-            return f"unparseable iCalendar, {len(body)} bytes"
+        return _describe_ics(body.decode("utf-8", "replace"))
+    text = body[:16 * 1024].decode("utf-8", "replace")  # the regexes below need not see more
     if method in ("MKCALENDAR", "MKCOL", "PROPPATCH"):
         name = re.search(r"<(?:\w+:)?displayname[^>]*>([^<]*)<", text)
         return f"displayname={name.group(1)!r}" if name else ""
@@ -63,7 +83,7 @@ def _describe_body(method: str, body: bytes) -> str:
 
 
 class AuditMiddleware:
-    """Wraps a WSGI app; reads the request body once (to summarise it) and replays it."""
+    """Wraps the guarded WSGI app; records each agent request once it has been answered."""
 
     def __init__(self, app: Callable[..., Iterable[bytes]], audit: AuditCallback, admin_token: str) -> None:
         self.app = app
@@ -73,20 +93,9 @@ class AuditMiddleware:
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
         if hmac.compare_digest(environ.get(_ENVIRON_ADMIN, ""), self.admin_token):
             return self.app(environ, start_response)
-        method = environ.get("REQUEST_METHOD", "")
-        path = environ.get("PATH_INFO", "")
-        user = _basic_user(environ)
-        details = ""
-        try:
-            length = int(environ.get("CONTENT_LENGTH") or 0)
-        except ValueError:
-            length = 0
-        if 0 < length <= _MAX_BODY_FOR_SUMMARY:
-            body = environ["wsgi.input"].read(length)
-            environ["wsgi.input"] = io.BytesIO(body)
-            details = _describe_body(method, body)
-        if method == "PROPFIND":
-            details = f"depth {environ.get('HTTP_DEPTH', '0')}"
+        method = str(environ.get("REQUEST_METHOD", ""))
+        path = str(environ.get("PATH_INFO", ""))[:300]
+        user = _basic_user(environ)[:200]
         status_holder: list[str] = []
 
         def recording_start_response(status: str, headers: Any, exc_info: Any = None) -> Any:
@@ -96,10 +105,18 @@ class AuditMiddleware:
         try:
             result = self.app(environ, recording_start_response)
         except Exception:
-            self.audit(method, path, self._summary(user, details), "500")
+            self.audit(method, path, self._summary(user, self._details(method, environ)), "500")
             raise
-        self.audit(method, path, self._summary(user, details), status_holder[0] if status_holder else "")
+        status = status_holder[0] if status_holder else ""
+        self.audit(method, path, self._summary(user, self._details(method, environ)), status)
         return result
+
+    @staticmethod
+    def _details(method: str, environ: dict[str, Any]) -> str:
+        if method == "PROPFIND":
+            return f"depth {str(environ.get('HTTP_DEPTH', '0'))[:20]}"
+        body = environ.get(BODY_KEY)
+        return _describe_body(method, body) if body else ""
 
     @staticmethod
     def _summary(user: str, details: str) -> str:

@@ -11,11 +11,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta, timezone
+from functools import lru_cache
 from typing import Any, Union
 
 import icalendar
 
-__all__ = ["Event", "When", "build_calendar", "parse_events", "portable_time", "sort_key", "as_utc", "overlaps"]
+__all__ = [
+    "Event", "When", "build_calendar", "parse_events", "read_item", "portable_time", "sort_key", "as_utc", "overlaps",
+]
 
 PRODID = "-//clawmark//admin plane//EN"
 
@@ -157,46 +160,134 @@ def build_calendar(
     return cal.to_ical().decode("utf-8")
 
 
-def _when(value: Any) -> When:
-    dt = value.dt if hasattr(value, "dt") else value
-    return dt
+def _first(value: Any) -> Any:
+    """A property given more than once comes back as a list: the first one counts."""
+    return value[0] if isinstance(value, list) and value else value
+
+
+def _text(value: Any) -> str:
+    value = _first(value)
+    return "" if value is None else str(value)
+
+
+def _when(value: Any) -> When | None:
+    """The date or datetime of a DTSTART/DTEND value; None for anything else (times, periods)."""
+    dt = getattr(_first(value), "dt", None)
+    return dt if isinstance(dt, (date, datetime)) else None
+
+
+@dataclass(frozen=True)
+class _Parsed:
+    """One VEVENT's fields, independent of where the item is stored (what the cache holds)."""
+
+    uid: str
+    summary: str
+    start: When
+    end: When
+    location: str
+    description: str
+    status: str
+    organizer: str
+    attendees: tuple[str, ...]
+    rrule: str
+    sequence: int
+
+
+def _parse_component(comp: Any) -> _Parsed | str:
+    """A VEVENT's fields, or why it cannot be read as an event."""
+    start = _when(comp.get("dtstart"))
+    if start is None:
+        return "a VEVENT without a date or date-time DTSTART"
+    end: When | None
+    duration = getattr(_first(comp.get("duration")), "dt", None)
+    if comp.get("dtend") is not None:
+        end = _when(comp.get("dtend"))
+    elif isinstance(duration, timedelta):
+        end = start + duration
+    else:
+        end = start + (timedelta(days=1) if not isinstance(start, datetime) else timedelta(0))
+    if end is None:
+        return "a VEVENT whose DTEND is not a date or date-time"
+    as_utc(start), as_utc(end)  # raises for values no clock can place
+    attendees = comp.get("attendee", [])
+    if not isinstance(attendees, list):
+        attendees = [attendees]
+    rrule = _first(comp.get("rrule"))
+    try:
+        sequence = int(_text(comp.get("sequence")) or 0)
+    except ValueError:
+        sequence = 0
+    return _Parsed(
+        uid=_text(comp.get("uid")),
+        summary=_text(comp.get("summary")),
+        start=start,
+        end=end,
+        location=_text(comp.get("location")),
+        description=_text(comp.get("description")),
+        status=_text(comp.get("status")),
+        organizer=_strip_mailto(_text(comp.get("organizer"))),
+        attendees=tuple(_strip_mailto(str(a)) for a in attendees),
+        rrule=rrule.to_ical().decode("utf-8", "replace") if rrule is not None else "",
+        sequence=sequence,
+    )
+
+
+@lru_cache(maxsize=8192)
+def _parse_item(ics: str) -> tuple[tuple[_Parsed, ...], str]:
+    """Every readable VEVENT of an item, and what could not be read ('' if all could).
+
+    Cached by content: checkers and snapshots read every stored item, often many times a turn,
+    and an item's text only changes when it is rewritten. Never raises: whatever an agent stored
+    that Radicale accepted but ``icalendar`` cannot read is reported, not fatal to the harness.
+    """
+    try:
+        cal = icalendar.Calendar.from_ical(ics)
+        components = list(cal.walk("VEVENT"))
+    except Exception as exc:  # icalendar raises ValueError, KeyError, IndexError... on odd input
+        return (), f"unreadable iCalendar: {type(exc).__name__}: {str(exc)[:200]}"
+    parsed: list[_Parsed] = []
+    problems: list[str] = []
+    for comp in components:
+        if comp.get("recurrence-id") is not None:
+            continue  # an override of a recurring event: reported through its master
+        try:
+            result = _parse_component(comp)
+        except Exception as exc:
+            result = f"{type(exc).__name__}: {str(exc)[:200]}"
+        if isinstance(result, str):
+            problems.append(result)
+        else:
+            parsed.append(result)
+    return tuple(parsed), "; ".join(problems[:5])
+
+
+def read_item(ics: str, *, calendar: str, owner: str, href: str) -> tuple[list[Event], str]:
+    """The events of one stored item (an item holds one UID, with its overrides), and what of it
+    could not be read ('' when everything could)."""
+    parsed, problem = _parse_item(ics)
+    events = [
+        Event(
+            uid=p.uid,
+            summary=p.summary,
+            start=p.start,
+            end=p.end,
+            calendar=calendar,
+            owner=owner,
+            href=href,
+            location=p.location,
+            description=p.description,
+            status=p.status,
+            organizer=p.organizer,
+            attendees=p.attendees,
+            rrule=p.rrule,
+            sequence=p.sequence,
+            ics=ics,
+        )
+        for p in parsed
+    ]
+    return events, problem
 
 
 def parse_events(ics: str, *, calendar: str, owner: str, href: str) -> list[Event]:
-    """Every VEVENT of one stored item (an item holds one UID, with its overrides)."""
-    cal = icalendar.Calendar.from_ical(ics)
-    out: list[Event] = []
-    for comp in cal.walk("VEVENT"):
-        if comp.get("recurrence-id") is not None:
-            continue  # an override of a recurring event: reported through its master
-        start = _when(comp.get("dtstart"))
-        if comp.get("dtend") is not None:
-            end = _when(comp.get("dtend"))
-        elif comp.get("duration") is not None:
-            end = start + comp.get("duration").dt
-        else:
-            end = start + (timedelta(days=1) if not isinstance(start, datetime) else timedelta(0))
-        attendees = comp.get("attendee", [])
-        if not isinstance(attendees, list):
-            attendees = [attendees]
-        rrule = comp.get("rrule")
-        out.append(
-            Event(
-                uid=str(comp.get("uid", "")),
-                summary=str(comp.get("summary", "")),
-                start=start,
-                end=end,
-                calendar=calendar,
-                owner=owner,
-                href=href,
-                location=str(comp.get("location", "")),
-                description=str(comp.get("description", "")),
-                status=str(comp.get("status", "")),
-                organizer=_strip_mailto(comp.get("organizer", "")),
-                attendees=tuple(_strip_mailto(a) for a in attendees),
-                rrule=rrule.to_ical().decode() if rrule is not None else "",
-                sequence=int(comp.get("sequence", 0)),
-                ics=ics,
-            )
-        )
-    return out
+    """Every readable VEVENT of one stored item (see :func:`read_item` for what was not)."""
+    return read_item(ics, calendar=calendar, owner=owner, href=href)[0]

@@ -8,6 +8,9 @@ Settings that matter (DESIGN.md §5):
 * ``storage._filesystem_fsync = False``: a world is thrown away after its trial, so fsync buys
   nothing and costs milliseconds per write;
 * ``rights.type = owner_only``: each person sees only their own calendars;
+* ``rights.permit_overwrite_collection = False``: a PUT on a collection URL replaced the whole
+  calendar (a Radicale extension no CalDAV client needs); real servers answer it with 403/405;
+* the size and recurrence limits come from :mod:`.limits` (the guard in front enforces the rest);
 * the web UI is off.
 """
 
@@ -20,6 +23,8 @@ import radicale
 import radicale.config
 import radicale.storage
 
+from . import limits
+
 __all__ = ["RadicaleSetup", "build_configuration"]
 
 
@@ -28,14 +33,19 @@ def build_configuration(root: Path, htpasswd: Path) -> radicale.config.Configura
     configuration = radicale.config.load([])
     configuration.update(
         {
-            "server": {"delay_on_error": "0", "max_content_length": str(25 * 1024 * 1024)},
+            "server": {
+                "delay_on_error": "0",
+                "max_content_length": str(limits.MAX_REQUEST_BYTES),
+                "max_resource_size": str(limits.MAX_RESOURCE_BYTES),
+                "max_vevent_rrule_occurrence": str(limits.MAX_INSTANCES),
+            },
             "auth": {
                 "type": "htpasswd",
                 "htpasswd_filename": str(htpasswd),
                 "htpasswd_encryption": "plain",
                 "delay": "0",
             },
-            "rights": {"type": "owner_only"},
+            "rights": {"type": "owner_only", "permit_overwrite_collection": "False"},
             "storage": {
                 "type": "multifilesystem",
                 "filesystem_folder": str(root / "collections"),
@@ -65,3 +75,4 @@ class RadicaleSetup:
         # The admin plane's own storage object on the same folder: Radicale's storage lock is
         # a file lock (flock), so it serialises with the application's requests.
         self.storage = radicale.storage.load(self.configuration)
+        self.collection_root = root / "collections" / "collection-root"

@@ -42,8 +42,8 @@ def _author(store: KbStore, body: dict[str, Any]) -> str:
     return uid
 
 
-def _source(store: KbStore, body: dict[str, Any]) -> DataSource:
-    return store.primary_source(store.find_database(_str(body, "db")))
+def _source(store: KbStore, body: dict[str, Any], *, setup: bool = False) -> DataSource:
+    return store.primary_source(store.find_database(_str(body, "db"), for_setup=setup))
 
 
 def _blocks(raw: Any) -> list[blocklib.NewBlock]:
@@ -76,7 +76,7 @@ def create_database(store: KbStore, body: dict[str, Any]) -> dict[str, Any]:
     specs = {name: props.spec_from_plain(spec, f"schema.{name}") for name, spec in schema.items()}
     parent = Parent("workspace")
     if body.get("parent_page") is not None:
-        parent = Parent("page_id", store.find_page(_str(body, "parent_page")).id)
+        parent = Parent("page_id", store.find_page(_str(body, "parent_page"), for_setup=True).id)
     actor = _author(store, body)
     db = store.create_database(parent, richtext.from_plain(title), specs, actor, where="schema")
     ds = store.primary_source(db)
@@ -104,7 +104,7 @@ def database(store: KbStore, body: dict[str, Any]) -> dict[str, Any]:
 
 
 def add_row(store: KbStore, body: dict[str, Any]) -> dict[str, Any]:
-    ds = _source(store, body)
+    ds = _source(store, body, setup=True)
     values = body.get("props") or {}
     page = store.create_page(
         Parent("data_source_id", ds.id), values, _blocks(body.get("blocks")), _author(store, body), plain=True
@@ -113,15 +113,15 @@ def add_row(store: KbStore, body: dict[str, Any]) -> dict[str, Any]:
 
 
 def update_row(store: KbStore, body: dict[str, Any]) -> dict[str, Any]:
-    ds = _source(store, body)
-    page = store.find_row(ds, _str(body, "key"))
+    ds = _source(store, body, setup=True)
+    page = store.find_row(ds, _str(body, "key"), for_setup=True)
     store.update_page(page, body.get("props") or {}, _author(store, body), plain=True)
     return {"id": page.id}
 
 
 def delete_row(store: KbStore, body: dict[str, Any]) -> dict[str, Any]:
-    ds = _source(store, body)
-    page = store.find_row(ds, _str(body, "key"))
+    ds = _source(store, body, setup=True)
+    page = store.find_row(ds, _str(body, "key"), for_setup=True)
     store.update_page(page, None, _author(store, body), trash=True)
     return {"id": page.id}
 
@@ -141,22 +141,22 @@ def create_page(store: KbStore, body: dict[str, Any]) -> dict[str, Any]:
     title = _str(body, "title")
     parent = Parent("workspace")
     if body.get("parent") is not None:
-        parent = Parent("page_id", store.find_page(_str(body, "parent")).id)
+        parent = Parent("page_id", store.find_page(_str(body, "parent"), for_setup=True).id)
     new = _blocks(body.get("blocks"))
     actor = _author(store, body)
     page = store.create_page(parent, {"title": title}, new[: blocklib.MAX_CHILDREN], actor, plain=True)
     for start in range(blocklib.MAX_CHILDREN, len(new), blocklib.MAX_CHILDREN):
-        store.append_blocks(page.id, new[start : start + blocklib.MAX_CHILDREN], actor)
+        store.append_blocks(page.id, new[start : start + blocklib.MAX_CHILDREN], actor, setup=True)
     return {"id": page.id}
 
 
 def append_blocks(store: KbStore, body: dict[str, Any]) -> dict[str, Any]:
-    page = store.find_page(_str(body, "page"))
+    page = store.find_page(_str(body, "page"), for_setup=True)
     new = _blocks(body.get("blocks"))
     actor = _author(store, body)
     ids: list[str] = []
     for start in range(0, len(new), blocklib.MAX_CHILDREN):
-        ids += store.append_blocks(page.id, new[start : start + blocklib.MAX_CHILDREN], actor)
+        ids += store.append_blocks(page.id, new[start : start + blocklib.MAX_CHILDREN], actor, setup=True)
     return {"ids": ids}
 
 
@@ -166,8 +166,9 @@ def page_text(store: KbStore, body: dict[str, Any]) -> dict[str, Any]:
 
 
 def add_comment(store: KbStore, body: dict[str, Any]) -> dict[str, Any]:
-    page = store.find_page(_str(body, "page"))
-    comment = store.add_comment(page.id, None, richtext.from_plain(_str(body, "text")), _author(store, body))
+    page = store.find_page(_str(body, "page"), for_setup=True)
+    text = richtext.from_plain(_str(body, "text"))
+    comment = store.add_comment(page.id, None, text, _author(store, body), setup=True)
     return {"id": comment.id}
 
 
@@ -193,31 +194,39 @@ def comments(store: KbStore, body: dict[str, Any]) -> dict[str, Any]:
     return {"comments": out}
 
 
-OPS: dict[str, tuple[AdminOp, bool]] = {
-    "create_database": (create_database, True),
-    "database": (database, False),
-    "add_row": (add_row, True),
-    "update_row": (update_row, True),
-    "delete_row": (delete_row, True),
-    "rows": (rows, False),
-    "row": (row, False),
-    "create_page": (create_page, True),
-    "append_blocks": (append_blocks, True),
-    "page_text": (page_text, False),
-    "add_comment": (add_comment, True),
-    "comments": (comments, False),
+READ, ATOMIC, STEPS = "read", "atomic", "steps"
+"""How an op changes the store: not at all; in one store operation that validates everything before
+it commits (so a failure leaves nothing behind); or in several, which need a rollback."""
+
+OPS: dict[str, tuple[AdminOp, str]] = {
+    "create_database": (create_database, STEPS),
+    "database": (database, READ),
+    "add_row": (add_row, ATOMIC),
+    "update_row": (update_row, ATOMIC),
+    "delete_row": (delete_row, ATOMIC),
+    "rows": (rows, READ),
+    "row": (row, READ),
+    "create_page": (create_page, STEPS),
+    "append_blocks": (append_blocks, STEPS),
+    "page_text": (page_text, READ),
+    "add_comment": (add_comment, ATOMIC),
+    "comments": (comments, READ),
 }
-"""op name → (function, mutates). Mutating ops run all-or-nothing (see :func:`run`)."""
+"""op name → (function, kind). Mutating ops run all-or-nothing (see :func:`run`)."""
 
 
 def run(store: KbStore, op: str, body: dict[str, Any]) -> dict[str, Any]:
-    """Run one admin op; a mutating op that fails part-way leaves the store as it was."""
+    """Run one admin op; a mutating op that fails part-way leaves the store as it was.
+
+    Only multi-step ops pay for a snapshot to roll back to: on a workspace filled to its quota a
+    snapshot costs a good part of a second, and silent mutations are mostly single-row edits.
+    """
     if op not in OPS:
         raise NotionError(
             400, "invalid_request_url", f"unknown admin operation {op!r} (known: {', '.join(sorted(OPS))})"
         )
-    fn, mutates = OPS[op]
-    if not mutates:
+    fn, kind = OPS[op]
+    if kind != STEPS:
         return fn(store, body)
     before = store.snapshot()
     try:

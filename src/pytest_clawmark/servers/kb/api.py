@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from . import blocks as blocklib
+from . import icons, limits
 from . import properties as props
 from . import render, richtext
 from .dialects import Dialect
@@ -25,7 +26,7 @@ from .store import KbStore, Parent, trash_flag
 T = TypeVar("T")
 _SMALL_INT = re.compile(r"^[0-9]{1,6}$")
 DEFAULT_PAGE_SIZE = 100
-MAX_PAGE_SIZE = 100
+MAX_PAGE_SIZE = limits.MAX_PAGE_SIZE
 
 
 @dataclass
@@ -117,9 +118,7 @@ def _parent(store: KbStore, raw: Any, where: str = "body.parent") -> Parent:
 
 
 def _icon(raw: Any, where: str) -> Any:
-    if raw is not None and not isinstance(raw, dict):
-        raise invalid(f"{where} should be an object or null.")
-    return props.copy_json(raw)
+    return icons.parse_icon(raw, where)
 
 
 def _rich(body: dict[str, Any], key: str) -> list[dict[str, Any]] | None:
@@ -169,8 +168,8 @@ def search(call: Call) -> dict[str, Any]:
     query = body.get("query", "")
     if query is None:
         query = ""
-    if not isinstance(query, str) or len(query) > 2000:
-        raise invalid("body.query should be a string.")
+    if not isinstance(query, str) or len(query) > limits.MAX_SEARCH_QUERY:
+        raise invalid(f"body.query should be a string of at most {limits.MAX_SEARCH_QUERY} characters.")
     db_kind = "data_source" if call.dialect.data_sources else "database"
     kinds = {"page", db_kind}
     flt = body.get("filter")
@@ -222,6 +221,7 @@ def pages_create(call: Call) -> dict[str, Any]:
         children = blocklib.parse_children(body["children"], "body.children")
     elif isinstance(body.get("markdown"), str):
         children = blocklib.from_markdown(body["markdown"])[: blocklib.MAX_CHILDREN]
+    blocklib.check_block_count(children, "body.children")
     page = store.create_page(
         parent,
         body.get("properties"),
@@ -340,9 +340,10 @@ def page_markdown_update(call: Call) -> dict[str, Any]:
         raise invalid(
             f"body.type {kind!r} is not supported here (use replace_content, update_content or insert_content)."
         )
-    if len(new) > 200_000:
-        raise invalid("the resulting page is too long.")
-    store.replace_content(page, blocklib.from_markdown(new), call.actor)
+    if len(new) > limits.MAX_MARKDOWN_CHARS:
+        raise invalid(f"the resulting page is too long (at most {limits.MAX_MARKDOWN_CHARS} characters).")
+    blocks = blocklib.check_block_count(blocklib.from_markdown(new), "the resulting page")
+    store.replace_content(page, blocks, call.actor)
     call.summary = f"{kind} on page {store.title_of(page)[:60]!r}"
     return {
         "object": "page_markdown",
@@ -510,7 +511,7 @@ def children_append(call: Call) -> dict[str, Any]:
     cid = path_id(call, "block_id")
     if "children" not in body:
         raise invalid("body.children should be defined, instead was `undefined`.")
-    new = blocklib.parse_children(body["children"], "body.children")
+    new = blocklib.check_block_count(blocklib.parse_children(body["children"], "body.children"), "body.children")
     after = body.get("after")
     at_start = False
     position = body.get("position")
@@ -599,3 +600,6 @@ ROUTES: list[tuple[str, str, Handler]] = [
     ("GET", "/v1/comments", comments_list),
 ]
 """(method, path template, handler) of every agent-plane endpoint."""
+
+QUERIES: frozenset[Handler] = frozenset({search, databases_query, data_sources_query})
+"""POST endpoints that only read (served even when the workspace is over its quota)."""

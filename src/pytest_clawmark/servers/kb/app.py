@@ -9,8 +9,10 @@ Two planes on one port:
   agent token gets 403. The harness's own (admin-token) calls are not audited; refused
   attempts without the admin token are, since only the agent side would make them.
 
-Every failure answers in Notion's error shape; bodies are capped (:data:`MAX_BODY`) and decoded
-strictly, so malformed input cannot crash the server or reach the store.
+Every failure answers in Notion's error shape; headers and bodies are capped as they stream in
+(:mod:`.http_limits`), bodies are decoded strictly (:mod:`.jsonbody`), and once the workspace
+is over its quota (:data:`.limits.WORKSPACE_QUOTA_BYTES`) only reads, trashing and restoring are
+served — so malformed or oversized input cannot crash the server, bloat it, or reach the store.
 """
 
 from __future__ import annotations
@@ -30,15 +32,18 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from . import admin as adminlib
-from .api import ROUTES, Call, Handler
+from . import jsonbody, limits
+from .api import QUERIES, ROUTES, Call, Handler
 from .dialects import parse_version
-from .errors import NotionError, invalid
+from .errors import NotionError
+from .http_limits import RequestLimits
 from .store import KbStore
 
-MAX_BODY = 1024 * 1024
-"""Largest agent request body (1 MiB): bigger ones get 413 before they are read."""
-MAX_ADMIN_BODY = 64 * 1024 * 1024
-"""Largest admin request body (snapshots of big seeded worlds)."""
+MAX_BODY = limits.MAX_BODY_BYTES
+"""Largest agent request body: bigger ones get 413 as soon as they pass it (see :mod:`.limits`)."""
+MAX_ADMIN_BODY = limits.MAX_ADMIN_BODY_BYTES
+"""Largest admin request body (restoring snapshots of big worlds)."""
+TRASH_KEYS = frozenset({"in_trash", "archived"})
 JSON_FIELDS = frozenset(
     {
         "parent",
@@ -85,43 +90,33 @@ def _same(a: str | None, b: str) -> bool:
     return a is not None and hmac.compare_digest(a.encode(), b.encode())
 
 
-async def _read_body(request: Request, limit: int) -> dict[str, Any]:
-    """The request's JSON object body (``{}`` when empty), or a Notion error."""
-    declared = request.headers.get("content-length")
-    if declared is not None:
-        if not declared.isdigit():
-            raise invalid("Content-Length header is not a number.")
-        if int(declared) > limit:
-            raise NotionError(413, "validation_error", f"Request body too large (limit {limit} bytes).")
-    chunks: list[bytes] = []
-    size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise NotionError(413, "validation_error", f"Request body too large (limit {limit} bytes).")
-        chunks.append(chunk)
-    raw = b"".join(chunks)
-    if not raw.strip():
-        return {}
-    try:
-        text = raw.decode("utf-8")
-        body = json.loads(text, parse_constant=_reject_constant)
-        if "\\u" in text:  # lone surrogates decode fine but cannot be re-encoded as UTF-8
-            json.dumps(body, ensure_ascii=False).encode("utf-8")
-    except (ValueError, RecursionError, UnicodeError):
-        raise NotionError(400, "invalid_json", "Error parsing JSON body.") from None
-    if not isinstance(body, dict):
-        raise invalid("body failed validation: body should be an object.")
+async def _read_body(request: Request) -> dict[str, Any]:
+    """The request's JSON object body (``{}`` when empty), or a Notion error.
+
+    The body is complete and within its limit here (:class:`.http_limits.RequestLimits` read it).
+    """
+    body = jsonbody.decode_object(await request.body())
     for key in JSON_FIELDS & body.keys():
         value = body[key]
         if isinstance(value, str) and value.strip()[:1] in ("{", "["):
-            with contextlib.suppress(ValueError, RecursionError):
-                body[key] = json.loads(value, parse_constant=_reject_constant)
+            with contextlib.suppress(NotionError):
+                body[key] = jsonbody.decode_value(value)
     return body
 
 
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")
+def _over_quota(store: KbStore, handler: Handler, method: str, body: dict[str, Any]) -> NotionError | None:
+    """Once the workspace is over its quota, only reads, trashing and restoring are served."""
+    if method not in ("POST", "PATCH") or handler in QUERIES or not store.size.over_quota():
+        return None
+    if body and set(body) <= TRASH_KEYS:
+        return None
+    quota_mb = limits.WORKSPACE_QUOTA_BYTES / (1024 * 1024)
+    return NotionError(
+        400,
+        "validation_error",
+        f"This workspace has reached its storage limit ({quota_mb:g} MB): content can no longer be added or "
+        "changed. Reads, moving to the trash and restoring still work; trashing does not free space.",
+    )
 
 
 def create_app(store: KbStore, *, agent_token: str, admin_token: str, audit: AuditHook | None = None) -> ASGIApp:
@@ -144,7 +139,10 @@ def create_app(store: KbStore, *, agent_token: str, admin_token: str, audit: Aud
                 if not _same(token, agent_token):
                     raise NotionError(401, "unauthorized", "API token is invalid.")
                 dialect = parse_version(request.headers.get("notion-version"))
-                body = await _read_body(request, MAX_BODY) if method in ("POST", "PATCH") else {}
+                body = await _read_body(request) if method in ("POST", "PATCH") else {}
+                refused = _over_quota(store, handler, method, body)
+                if refused is not None:
+                    raise refused
                 call = Call(
                     store,
                     dialect,
@@ -184,7 +182,7 @@ def create_app(store: KbStore, *, agent_token: str, admin_token: str, audit: Aud
                     # Not the harness: whoever knocks on the admin plane without its token is recorded.
                     record(request, f"{method} {request.url.path[:200]}", "", refused.message, refused.status)
                     raise refused
-                body = await _read_body(request, MAX_ADMIN_BODY) if method in ("POST", "PUT") else {}
+                body = await _read_body(request) if method in ("POST", "PUT") else {}
                 return _json_response(200, fn(request, body))
             except NotionError as exc:
                 return _error(exc)
@@ -231,4 +229,16 @@ def create_app(store: KbStore, *, agent_token: str, admin_token: str, audit: Aud
             scope = dict(scope, path=path.rstrip("/") or "/")
         await app(scope, receive, send)
 
-    return serve
+    def body_limit(scope: Scope) -> int:
+        return MAX_ADMIN_BODY if str(scope.get("path", "")).startswith("/_admin") else MAX_BODY
+
+    def audit_refusal(scope: Scope, status: int, message: str) -> None:
+        path = str(scope.get("path", ""))
+        if audit is not None and not path.startswith("/_admin"):
+            operation = f"{scope.get('method', '')} {path[:200]}"
+            try:
+                audit(operation, path[:200], message, str(status))
+            except Exception:  # pragma: no cover - the audit sink must never break a response
+                log.exception("kb audit hook failed")
+
+    return RequestLimits(serve, body_limit, audit_refusal)

@@ -14,8 +14,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import richtext
+from . import limits, richtext
 from .errors import invalid
+from .icons import parse_icon
 from .properties import copy_json
 from .richtext import type_name
 
@@ -33,10 +34,31 @@ TEXT_TYPES = (
     "code",
 )
 BLOCK_TYPES = (*TEXT_TYPES, "divider")
-MAX_CHILDREN = 100
-"""Notion's limit on blocks in one append (or page create) request."""
-MAX_NESTING = 3
+MAX_CHILDREN = limits.MAX_ARRAY
+"""Notion's limit on blocks in one ``children`` array."""
+MAX_NESTING = limits.MAX_NESTING
 """Levels of ``children`` one request may nest (Notion allows two; bounded for safety)."""
+
+
+def count_blocks(blocks: list[NewBlock]) -> int:
+    """Blocks in a tree, nested ones included."""
+    total = 0
+    stack = list(blocks)
+    while stack:
+        block = stack.pop()
+        total += 1
+        stack.extend(block.children)
+    return total
+
+
+def check_block_count(blocks: list[NewBlock], where: str) -> list[NewBlock]:
+    """``blocks``, unless they are more than one request may create (Notion: 1,000 block elements)."""
+    count = count_blocks(blocks)
+    if count > limits.MAX_BLOCKS_PER_REQUEST:
+        raise invalid(
+            f"{where} would create {count} blocks; one request may create at most {limits.MAX_BLOCKS_PER_REQUEST}."
+        )
+    return blocks
 
 
 @dataclass
@@ -136,10 +158,10 @@ def _content(kind: str, inner: dict[str, Any], current: dict[str, Any], where: s
             richtext.parse(inner["caption"], f"{where}.caption") if "caption" in inner else data.get("caption", [])
         )
     if kind == "callout":
-        icon = inner.get("icon", data.get("icon", {"type": "emoji", "emoji": "💡"}))
-        if icon is not None and not (isinstance(icon, dict) and isinstance(icon.get("emoji", ""), str)):
-            raise invalid(f"{where}.icon should be an emoji object.")
-        data["icon"] = copy_json(icon)
+        if "icon" in inner:
+            data["icon"] = parse_icon(inner["icon"], f"{where}.icon")
+        elif "icon" not in data:
+            data["icon"] = {"type": "emoji", "emoji": "💡"}
     return data
 
 

@@ -11,10 +11,17 @@ from __future__ import annotations
 from typing import Any
 
 
+MAX_MESSAGE = 1000
+"""Longest error message: they quote the offending input, which is bounded only by the body limit;
+each refusal is also kept in the audit log."""
+
+
 class NotionError(Exception):
     """A request the API refuses, with the HTTP status and Notion error code to answer with."""
 
     def __init__(self, status: int, code: str, message: str) -> None:
+        if len(message) > MAX_MESSAGE:  # messages quote the input, which may be up to the body limit
+            message = message[: MAX_MESSAGE - 1] + "…"
         super().__init__(message)
         self.status = status
         self.code = code

@@ -14,12 +14,12 @@ from collections.abc import Callable, Sequence
 from datetime import date, datetime, time, timedelta, timezone
 from typing import Any, Protocol
 
-from . import richtext
+from . import limits, richtext
 from .errors import invalid
 from .properties import PropertySchema, parse_iso
 from .richtext import type_name
 
-MAX_DEPTH = 4
+MAX_DEPTH = limits.MAX_FILTER_DEPTH
 """Nesting limit of compound filters (Notion allows two levels; a little slack, but bounded)."""
 
 
@@ -106,6 +106,9 @@ class FilterCompiler:
         self.lookup = lookup
         self.person = person
         self.now = now if now.tzinfo else now.replace(tzinfo=timezone.utc)
+        self.conditions = 0  # leaves compiled so far: each costs one evaluation per row
+        self._getters: dict[tuple[str, str], Callable[[Row], Any]] = {}
+        self._folded: dict[int, Callable[[Row], str]] = {}
 
     # -- filters -----------------------------------------------------------------------------
     def compile(self, raw: Any, where: str = "body.filter", depth: int = 0) -> Predicate:
@@ -118,12 +121,15 @@ class FilterCompiler:
             if depth >= MAX_DEPTH:
                 raise invalid(f"{where} nests compound filters deeper than {MAX_DEPTH} levels.")
             items = raw[compound[0]]
-            if not isinstance(items, list) or len(items) > 100:
-                raise invalid(f"{where}.{compound[0]} should be an array of at most 100 filters.")
+            if not isinstance(items, list) or len(items) > limits.MAX_ARRAY:
+                raise invalid(f"{where}.{compound[0]} should be an array of at most {limits.MAX_ARRAY} filters.")
             parts = [self.compile(item, f"{where}.{compound[0]}[{i}]", depth + 1) for i, item in enumerate(items)]
             if compound[0] == "and":
                 return lambda row: all(p(row) for p in parts)
             return lambda row: any(p(row) for p in parts)
+        self.conditions += 1
+        if self.conditions > limits.MAX_FILTER_CONDITIONS:
+            raise invalid(f"body.filter has more than {limits.MAX_FILTER_CONDITIONS} conditions.")
         if "timestamp" in raw:
             kind = raw["timestamp"]
             if kind not in ("created_time", "last_edited_time"):
@@ -153,6 +159,14 @@ class FilterCompiler:
         return self._condition(family, self._getter(prop, family), raw[ckey], f"{where}.{ckey}")
 
     def _getter(self, prop: PropertySchema, family: str) -> Callable[[Row], Any]:
+        """One getter per property, remembering the last row's value: a filter with many
+        conditions on one property reads (and, for text, flattens) each row's value once."""
+        key = (prop.id, family)
+        if key not in self._getters:
+            self._getters[key] = _per_row(self._make_getter(prop, family))
+        return self._getters[key]
+
+    def _make_getter(self, prop: PropertySchema, family: str) -> Callable[[Row], Any]:
         t, pid = prop.type, prop.id
         if t == "created_time":
             return lambda r: r.created_time
@@ -197,6 +211,9 @@ class FilterCompiler:
         if not isinstance(value, str):
             raise invalid(f"{where} should be a string, instead was {type_name(value)}.")
         needle = value.casefold()
+        if id(get) not in self._folded:
+            self._folded[id(get)] = _per_row(lambda r: (get(r) or "").casefold())
+        folded = self._folded[id(get)]
         tests: dict[str, Callable[[str], bool]] = {
             "equals": lambda s: s == needle,
             "does_not_equal": lambda s: s != needle,
@@ -206,7 +223,7 @@ class FilterCompiler:
             "ends_with": lambda s: s.endswith(needle),
         }
         test = tests[op]
-        return lambda r: test((get(r) or "").casefold())
+        return lambda r: test(folded(r))
 
     def _number(self, op: str, value: Any, get: Callable[[Row], Any], where: str) -> Predicate:
         if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -307,8 +324,8 @@ class FilterCompiler:
         """Validate ``sorts`` and return a function ordering rows by them (stable, empties last)."""
         if raw is None:
             return lambda rows: list(rows)
-        if not isinstance(raw, list) or len(raw) > 100:
-            raise invalid(f"{where} should be an array of at most 100 sort objects.")
+        if not isinstance(raw, list) or len(raw) > limits.MAX_SORTS:
+            raise invalid(f"{where} should be an array of at most {limits.MAX_SORTS} sort objects.")
         keys: list[tuple[Callable[[Row], Any], bool]] = []
         for i, item in enumerate(raw):
             w = f"{where}[{i}]"
@@ -364,6 +381,21 @@ class FilterCompiler:
         if t in ("created_by", "last_edited_by"):
             return lambda r: (self.person(getattr(r, t)).get("name") or "").casefold()
         return lambda r: ", ".join(p.get("name") or "" for p in r.properties.get(pid) or ()).casefold()
+
+
+def _per_row(get: Callable[[Row], Any]) -> Callable[[Row], Any]:
+    """``get``, computed once per row while the same row is asked for again (rows are evaluated
+    one at a time, every condition in turn)."""
+    last_row: Row | None = None
+    last_value: Any = None
+
+    def remembered(row: Row) -> Any:
+        nonlocal last_row, last_value
+        if row is not last_row:
+            last_row, last_value = row, get(row)
+        return last_value
+
+    return remembered
 
 
 def _timestamp_key(attr: str) -> Callable[[Row], Any]:

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any, Protocol
 
-from . import richtext
+from . import limits, richtext
 from .errors import invalid
 from .ids import short_id
 from .richtext import type_name
@@ -49,8 +49,9 @@ NUMBER_FORMATS = frozenset(
     "new_taiwan_dollar danish_krone zloty baht forint koruna shekel chilean_peso philippine_peso dirham "
     "colombian_peso riyal ringgit leu argentine_peso uruguayan_peso singapore_dollar".split()
 )
-MAX_TEXT = 2000
-MAX_OPTION_NAME = 100
+MAX_TEXT = limits.MAX_TEXT_CONTENT
+MAX_OPTION_NAME = limits.MAX_NAME
+_MAX_CHARS = {"url": limits.MAX_URL, "email": limits.MAX_EMAIL, "phone_number": limits.MAX_PHONE}
 
 DEFAULT_STATUS = (
     ("Not started", "default", "To-do"),
@@ -206,7 +207,7 @@ def _parse_config(
             return {"options": kept}
         return {"options": kept, "groups": copy_json(previous.config.get("groups")) or _status_groups(prop_id, kept)}
     options_in = raw["options"]
-    if not isinstance(options_in, list) or len(options_in) > 100:
+    if not isinstance(options_in, list) or len(options_in) > limits.MAX_OPTIONS:
         raise invalid(f"{where}.options should be an array of at most 100 options.")
     options: list[dict[str, Any]] = []
     for i, item in enumerate(options_in):
@@ -330,8 +331,8 @@ def parse_inner(
             inner = str(inner)
         if not isinstance(inner, str):
             raise invalid(f"{where} should be a string or null, instead was {type_name(inner)}.")
-        if len(inner) > MAX_TEXT:
-            raise invalid(f"{where}.length should be ≤ {MAX_TEXT}.")
+        if len(inner) > _MAX_CHARS[t]:
+            raise invalid(f"{where}.length should be ≤ {_MAX_CHARS[t]}, instead was {len(inner)}.")
         return (inner or None), []
     if t == "date":
         return parse_date_value(inner, where), []
@@ -345,8 +346,8 @@ def parse_inner(
             return [], []
         if isinstance(inner, str):
             inner = [s for s in (p.strip() for p in inner.split(",")) if s]
-        if not isinstance(inner, list) or len(inner) > 100:
-            raise invalid(f"{where} should be an array of at most 100 options.")
+        if not isinstance(inner, list) or len(inner) > limits.MAX_OPTIONS:
+            raise invalid(f"{where} should be an array of at most {limits.MAX_OPTIONS} options.")
         ids: list[str] = []
         created: list[dict[str, Any]] = []
         for i, item in enumerate(inner):
@@ -363,8 +364,8 @@ def parse_inner(
             return [], []
         if isinstance(inner, (str, dict)):
             inner = [inner] if not isinstance(inner, str) else [s for s in (p.strip() for p in inner.split(",")) if s]
-        if not isinstance(inner, list) or len(inner) > 100:
-            raise invalid(f"{where} should be an array of users.")
+        if not isinstance(inner, list) or len(inner) > limits.MAX_PEOPLE:
+            raise invalid(f"{where} should be an array of at most {limits.MAX_PEOPLE} users.")
         return people(inner, where), []
     raise invalid(f"{where}: {t} values cannot be set.")  # pragma: no cover - guarded by parse_value
 

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import limits
 from .errors import invalid
 
-MAX_CONTENT = 2000
+MAX_CONTENT = limits.MAX_TEXT_CONTENT
 """Notion's limit on the characters of one text span."""
-MAX_SPANS = 100
+MAX_SPANS = limits.MAX_ARRAY
 """Notion's limit on spans in one rich-text array."""
 
 COLORS = frozenset(
@@ -94,12 +95,18 @@ def _parse_span(item: Any, where: str) -> dict[str, Any]:
             if not isinstance(link, dict) or not isinstance(link.get("url"), str):
                 raise invalid(f"{where}.text.link should be an object with a url string, or null.")
             url = link["url"]
+            if len(url) > limits.MAX_LINK_URL:
+                limit = limits.MAX_LINK_URL
+                raise invalid(f"{where}.text.link.url.length should be ≤ {limit}, instead was {len(url)}.")
         return span(content, url, annotations)
     if kind == "equation":
         eq = item.get("equation")
         if not isinstance(eq, dict) or not isinstance(eq.get("expression"), str):
             raise invalid(f"{where}.equation.expression should be a string.")
-        expr = eq["expression"][:MAX_CONTENT]
+        expr = eq["expression"]
+        if len(expr) > limits.MAX_EQUATION:
+            limit = limits.MAX_EQUATION
+            raise invalid(f"{where}.equation.expression.length should be ≤ {limit}, instead was {len(expr)}.")
         return {
             "type": "equation",
             "equation": {"expression": expr},

@@ -16,6 +16,7 @@ from datetime import datetime, timezone
 from typing import Any, TypeVar
 
 from . import blocks as blocklib
+from . import limits
 from . import properties as props
 from . import richtext
 from .errors import NotionError, in_trash, invalid, not_found
@@ -23,6 +24,7 @@ from .filters import FilterCompiler
 from .ids import canonical, object_id, user_id
 from .model import Block, Comment, Database, DataSource, Page, User, from_json, to_json
 from .properties import PAGE_TITLE, PropertySchema
+from .quota import SizeLedger
 
 SNAPSHOT_FORMAT = 1
 T = TypeVar("T")
@@ -58,6 +60,8 @@ class KbStore:
         self.databases: dict[str, Database] = {}
         self.data_sources: dict[str, DataSource] = {}
         self.comments: dict[str, Comment] = {}
+        self.size = SizeLedger()
+        self.size.measure(*self.users.values())
 
     # -- basics --------------------------------------------------------------------------------
     def _next(self) -> tuple[str, int]:
@@ -83,12 +87,18 @@ class KbStore:
         text-only people with a stable id derived from the name.
         """
         out: list[dict[str, Any]] = []
+        text_people: dict[str, dict[str, Any]] | None = None  # built once, only if an id needs it
         for i, entry in enumerate(entries):
             w = f"{where}[{i}]"
             if isinstance(entry, dict):
                 if isinstance(entry.get("id"), str):
                     uid = canonical(entry["id"])
-                    known = self.person(uid) if uid in self.users else self._text_person(uid)
+                    known: dict[str, Any] | None = None
+                    if uid in self.users:
+                        known = self.person(uid)
+                    elif uid is not None:
+                        text_people = self._text_people() if text_people is None else text_people
+                        known = dict(text_people[uid]) if uid in text_people else None
                     if known is None and isinstance(entry.get("name"), str):
                         known = self._person_from_text(entry["name"], w)
                     if known is None:
@@ -109,18 +119,19 @@ class KbStore:
                 out.append(person)
         return out
 
-    def _text_person(self, uid: str | None) -> dict[str, Any] | None:
-        """A text-only person (people-as-text) some row already holds, so its id can be echoed back."""
-        if uid is None:
-            return None
+    def _text_people(self) -> dict[str, dict[str, Any]]:
+        """The text-only people (people-as-text) rows hold, by id, so their ids can be echoed back.
+
+        One pass over the rows per request that needs it (it used to be one pass per person).
+        """
+        found: dict[str, dict[str, Any]] = {}
         for ds in self.data_sources.values():
             people_props = [p.id for p in ds.properties if p.type == "people"]
             for row in ds.rows if people_props else ():
                 for pid in people_props:
                     for person in self.pages[row].properties.get(pid) or ():
-                        if person["id"] == uid:
-                            return dict(person)
-        return None
+                        found.setdefault(person["id"], person)
+        return found
 
     def _person_from_text(self, text: str, where: str) -> dict[str, Any]:
         text = text.strip()
@@ -233,10 +244,12 @@ class KbStore:
         )
         self.databases[did] = db
         self.data_sources[dsid] = ds
+        self.size.measure(db, ds)
         if parent.kind == "page_id":
             host = self.pages[parent.id or ""]
             host.children.append(did)
             host.last_edited_time = now
+            self.size.grow(host.id)
         return db
 
     def add_data_source(self, db: Database, title: list[dict[str, Any]], schema: Any, actor: str) -> DataSource:
@@ -249,13 +262,15 @@ class KbStore:
         self.data_sources[dsid] = ds
         db.data_source_ids.append(dsid)
         db.last_edited_time = now
+        self.size.measure(ds)
+        self.size.grow(db.id)
         return ds
 
     def _new_schema(self, schema: Any, where: str) -> list[PropertySchema]:
         if not isinstance(schema, dict) or not schema:
             raise invalid(f"{where} should be an object with at least a title property.")
-        if len(schema) > 200:
-            raise invalid(f"{where} has more than 200 properties.")
+        if len(schema) > limits.MAX_PROPERTIES:
+            raise invalid(f"{where} has more than {limits.MAX_PROPERTIES} properties.")
         out: list[PropertySchema] = []
         taken: set[str] = set()
         for name, spec in schema.items():
@@ -295,6 +310,8 @@ class KbStore:
                 taken.add(updated.id)
             else:
                 new_schema[new_schema.index(current)] = updated
+        if len(new_schema) > limits.MAX_PROPERTIES:
+            raise invalid(f"{where}: a data source has at most {limits.MAX_PROPERTIES} properties.")
         names = [p.name for p in new_schema]
         if len(names) != len(set(names)):
             raise invalid(f"{where}: property names must be unique.")
@@ -310,6 +327,8 @@ class KbStore:
                 continue
             for row in rows:
                 plain = props.to_plain(before, row.properties.get(prop.id), row, self.user_name)
+                if isinstance(plain, list) and prop.type not in ("multi_select", "people"):
+                    plain = ", ".join(str(p) for p in plain)  # several names into one value
                 try:
                     value, created = props.from_plain(
                         prop, plain if plain not in ("", []) else None, self.resolve_people, w
@@ -320,22 +339,30 @@ class KbStore:
                 converted[(row.id, prop.id)] = value
         kept = {p.id for p in new_schema if p.type not in props.READ_ONLY_TYPES}
         option_ids = {p.id: {o["id"] for o in p.options} for p in new_schema if p.type in props.OPTION_TYPES}
+        # Every row's new values are computed first and assigned only when all are: values that
+        # changed type are converted *before* options removed from the schema are dropped (a
+        # people value retyped to select used to reach the option filter as a list of dicts).
+        new_values: dict[str, dict[str, Any]] = {}
         for row in rows:
-            row.properties = {pid: v for pid, v in row.properties.items() if pid in kept}
-            for pid, valid in option_ids.items():  # options removed from the schema leave the rows
-                value = row.properties.get(pid)
-                if isinstance(value, list):
-                    row.properties[pid] = [v for v in value if v in valid]
-                elif value is not None and value not in valid:
-                    row.properties[pid] = None
+            values = {pid: v for pid, v in row.properties.items() if pid in kept}
             for prop in new_schema:
                 if (row.id, prop.id) in converted:
-                    row.properties[prop.id] = converted[(row.id, prop.id)]
-                elif prop.id in kept and prop.id not in row.properties:
-                    row.properties[prop.id] = prop.default_value()
+                    values[prop.id] = converted[(row.id, prop.id)]
+                elif prop.id in kept and prop.id not in values:
+                    values[prop.id] = prop.default_value()
+            for pid, valid in option_ids.items():  # options removed from the schema leave the rows
+                value = values.get(pid)
+                if isinstance(value, list):
+                    values[pid] = [v for v in value if isinstance(v, str) and v in valid]
+                elif value is not None and not (isinstance(value, str) and value in valid):
+                    values[pid] = None
+            new_values[row.id] = values
+        for row in rows:
+            row.properties = new_values[row.id]
         ds.properties = new_schema
         ds.last_edited_time = self.stamp()
         ds.last_edited_by = actor
+        self.size.measure(ds, *rows)
 
     # -- pages ---------------------------------------------------------------------------------
     def parse_properties(
@@ -398,8 +425,8 @@ class KbStore:
         host: Page | Block | None = None
         if parent.kind == "data_source_id":
             ds = self.data_source(parent.id or "")
-            if ds.in_trash or self.databases[ds.database_id].in_trash:
-                raise in_trash("database", ds.database_id)
+            if (ds.in_trash or self.databases[ds.database_id].in_trash) and not plain:
+                raise in_trash("database", ds.database_id)  # turn setup (plain values) may write there
             schema = ds.properties
         elif parent.kind == "page_id":
             host = self.page(parent.id or "")
@@ -409,7 +436,7 @@ class KbStore:
                 raise not_found("block", parent.id or "")
         elif parent.kind != "workspace":
             raise invalid("body.parent should have a page_id, data_source_id, database_id or workspace.")
-        if host is not None and host.in_trash:
+        if host is not None and host.in_trash and not plain:
             raise in_trash("block", host.id)
         values, options = self.parse_properties(schema, raw_properties, plain=plain)
         if len(children) > blocklib.MAX_CHILDREN:
@@ -422,11 +449,14 @@ class KbStore:
         pid, seq = self._next()
         page = Page(pid, seq, parent.kind, parent.id, full, now, now, actor, actor, icon=icon, cover=cover)
         self.pages[pid] = page
+        self.size.measure(page)
         if ds is not None:
             ds.rows.append(pid)
+            self.size.grow(ds.id)
         if host is not None:
             host.children.append(pid)
             host.last_edited_time = now
+            self.size.grow(host.id)
         self._insert_blocks("page_id", page, children, actor, None)
         return page
 
@@ -442,7 +472,7 @@ class KbStore:
         cover: Any = ...,
     ) -> Page:
         restoring = trash is False
-        if page.in_trash and not restoring and (raw_properties or icon is not ... or cover is not ...):
+        if page.in_trash and not restoring and not plain and (raw_properties or icon is not ... or cover is not ...):
             raise in_trash("page", page.id)
         schema = self.schema_of(page)
         values, options = self.parse_properties(schema, raw_properties, plain=plain)
@@ -456,6 +486,7 @@ class KbStore:
             page.cover = cover
         page.last_edited_time = self.stamp()
         page.last_edited_by = actor
+        self.size.measure(page)
         return page
 
     def query(self, ds: DataSource, filter_raw: Any, sorts_raw: Any) -> list[Page]:
@@ -484,11 +515,21 @@ class KbStore:
         raise not_found("block", cid)
 
     def append_blocks(
-        self, cid: str, new: list[blocklib.NewBlock], actor: str, after: str | None = None, *, at_start: bool = False
+        self,
+        cid: str,
+        new: list[blocklib.NewBlock],
+        actor: str,
+        after: str | None = None,
+        *,
+        at_start: bool = False,
+        setup: bool = False,
     ) -> list[str]:
-        """Add ``new`` at the end of ``cid``'s children, after the child ``after``, or at the start."""
+        """Add ``new`` at the end of ``cid``'s children, after the child ``after``, or at the start.
+
+        ``setup``: turn setup may write into what the agent moved to the trash.
+        """
         host = self.container(cid)
-        if host.in_trash:
+        if host.in_trash and not setup:
             raise in_trash("block", host.id)
         if isinstance(host, Block) and host.type == "divider":
             raise invalid(f"Block {host.id} is a divider, which cannot have children.")
@@ -517,6 +558,7 @@ class KbStore:
             block = Block(bid, seq, parent_type, host.id, nb.type, props.copy_json(nb.data), now, now, actor, actor)
             self.blocks[bid] = block
             ids.append(bid)
+            self.size.measure(block)
             self._insert_blocks("block_id", block, nb.children, actor, None)
         if at_start:
             host.children[0:0] = ids
@@ -525,6 +567,7 @@ class KbStore:
         else:
             at = host.children.index(after) + 1
             host.children[at:at] = ids
+        self.size.grow(host.id, len(ids))
         return ids
 
     def update_block(self, bid: str, body: dict[str, Any], actor: str) -> None:
@@ -573,6 +616,7 @@ class KbStore:
             block.in_trash = trash
         block.last_edited_time = self.stamp()
         block.last_edited_by = actor
+        self.size.measure(block)
 
     def trash(self, bid: str, actor: str) -> None:
         """``DELETE /v1/blocks/{id}``: a block, page or database goes to the trash."""
@@ -621,6 +665,7 @@ class KbStore:
         page.children += kept
         page.last_edited_time = self.stamp()
         page.last_edited_by = actor
+        self.size.measure(page)
 
     # -- databases: updates --------------------------------------------------------------------
     def update_database(
@@ -648,6 +693,7 @@ class KbStore:
             db.in_trash = trash
         db.last_edited_time = self.stamp()
         db.last_edited_by = actor
+        self.size.measure(db)
 
     def update_data_source(
         self,
@@ -668,10 +714,17 @@ class KbStore:
             ds.in_trash = trash
         ds.last_edited_time = self.stamp()
         ds.last_edited_by = actor
+        self.size.measure(ds)
 
     # -- comments ------------------------------------------------------------------------------
     def add_comment(
-        self, parent_id: str | None, discussion_id: str | None, text: list[dict[str, Any]], actor: str
+        self,
+        parent_id: str | None,
+        discussion_id: str | None,
+        text: list[dict[str, Any]],
+        actor: str,
+        *,
+        setup: bool = False,
     ) -> Comment:
         if discussion_id is not None:
             first = next((c for c in self.comments.values() if c.discussion_id == discussion_id), None)
@@ -683,7 +736,7 @@ class KbStore:
                 raise invalid("body.parent (page_id or block_id) or body.discussion_id should be defined.")
             if parent_id in self.pages:
                 parent_type, pid = "page_id", parent_id
-                if self.pages[pid].in_trash:
+                if self.pages[pid].in_trash and not setup:
                     raise in_trash("page", pid)
             elif parent_id in self.blocks:
                 parent_type, pid = "block_id", parent_id
@@ -694,6 +747,7 @@ class KbStore:
         cid, seq = self._next()
         comment = Comment(cid, seq, parent_type, pid, discussion_id or cid, text, self.stamp(), actor)
         self.comments[cid] = comment
+        self.size.measure(comment)
         return comment
 
     def comments_of(self, target: str) -> list[Comment]:
@@ -722,37 +776,54 @@ class KbStore:
         return hits
 
     # -- admin lookups (exact, never by substring) ---------------------------------------------
-    def find_database(self, key: str) -> Database:
-        """A live database by id or exact title; raises 404 if absent, 409 if ambiguous."""
+    def find_database(self, key: str, *, for_setup: bool = False) -> Database:
+        """A live database by id or exact title; raises 404 if absent, 409 if ambiguous.
+
+        ``for_setup`` (turn setup's writes): see :meth:`_setup_choice`.
+        """
         did = canonical(key)
         if did is not None and did in self.databases:
             return self.databases[did]
         if did is not None and did in self.data_sources:
             return self.databases[self.data_sources[did].database_id]
-        hits = [d for d in self.databases.values() if not d.in_trash and richtext.plain_text(d.title) == key]
-        return _one(hits, f"database titled {key!r}", [d.id for d in hits])
+        named = [d for d in self.databases.values() if richtext.plain_text(d.title) == key]
+        return self._pick(named, for_setup, f"database titled {key!r}")
 
-    def find_row(self, ds: DataSource, key: str) -> Page:
+    def find_row(self, ds: DataSource, key: str, *, for_setup: bool = False) -> Page:
         """A live row by id or exact title-property value."""
         pid = canonical(key)
         if pid is not None and pid in ds.rows:
             return self.pages[pid]
         title = ds.title_prop.id
-        hits = [
-            self.pages[r]
-            for r in ds.rows
-            if not self.pages[r].in_trash and richtext.plain_text(self.pages[r].properties.get(title)) == key
-        ]
+        named = [self.pages[r] for r in ds.rows if richtext.plain_text(self.pages[r].properties.get(title)) == key]
         db_title = richtext.plain_text(self.databases[ds.database_id].title)
-        return _one(hits, f"row {key!r} in database {db_title!r}", [p.id for p in hits])
+        return self._pick(named, for_setup, f"row {key!r} in database {db_title!r}")
 
-    def find_page(self, key: str) -> Page:
+    def find_page(self, key: str, *, for_setup: bool = False) -> Page:
         """A live page (database rows included) by id or exact title."""
         pid = canonical(key)
         if pid is not None and pid in self.pages:
             return self.pages[pid]
-        hits = [p for p in self.pages.values() if not p.in_trash and self.title_of(p) == key]
-        return _one(hits, f"page titled {key!r}", [p.id for p in hits])
+        named = [p for p in self.pages.values() if self.title_of(p) == key]
+        return self._pick(named, for_setup, f"page titled {key!r}")
+
+    def _pick(self, named: list[T], for_setup: bool, what: str) -> T:
+        """The one live object of ``named``; for turn setup, the team's, whatever the agent did.
+
+        Checkers stay strict (a missing or doubled object is the agent's failure). Turn setup
+        must not fail because the agent did something legal: when the agent made a same-titled copy
+        (a row duplicated instead of updated), the object the team made — not by the agent's bot —
+        is the one meant; when the agent moved it to the trash, the trashed one still is.
+        """
+        live = [o for o in named if not o.in_trash]  # type: ignore[attr-defined]
+        if for_setup:
+            for pool in (live, named):
+                team = [o for o in pool if o.created_by != self.bot_id]  # type: ignore[attr-defined]
+                if len(pool) > 1 and len(team) == 1:
+                    return team[0]
+                if pool:
+                    return _one(pool, what, [o.id for o in pool])  # type: ignore[attr-defined]
+        return _one(live, what, [o.id for o in live])  # type: ignore[attr-defined]
 
     # -- snapshot ------------------------------------------------------------------------------
     def snapshot(self) -> dict[str, Any]:
@@ -785,6 +856,8 @@ class KbStore:
         self.seq, self.bot_id, self.users = seq, bot, users
         self.databases, self.data_sources, self.pages = databases, sources, pages
         self.blocks, self.comments = blocks, comments
+        self.size.reset([*users.values(), *databases.values(), *sources.values(), *pages.values(),
+                         *blocks.values(), *comments.values()])
 
 
 def trash_flag(body: dict[str, Any]) -> bool | None:

@@ -14,12 +14,7 @@ import re
 from dataclasses import dataclass
 
 from .errors import invalid
-
-MAX_COLUMNS = 18278
-"""Column ``ZZZ``: the widest sheet Google allows."""
-
-MAX_ROWS = 10_000_000
-"""No sheet can have more rows than the 10 million cells a spreadsheet may hold."""
+from .limits import MAX_COLUMNS
 
 _COL = r"\$?([A-Za-z]{1,3})"
 _ROW = r"\$?([0-9]{1,8})"

@@ -11,31 +11,41 @@ percent-encoded to different degrees by different clients, may contain ``/`` (a 
 ``Q1/Q2``), and custom methods hang off them with a colon (``...:append``). Splitting the
 undecoded path first and decoding each piece afterwards is the only way to get all of these
 right. Every agent request — accepted or refused — is recorded in the audit log with a short,
-secret-free summary.
+secret-free summary, and so is every attempt on the admin plane without the admin token.
+
+Why a worker thread: all servers of a world share one event loop, and so does the harness's admin
+plane. Everything that touches the store — parsing a body, writing, computing formulas,
+rendering an answer — runs on one worker thread per server (one at a time: the store needs no
+locks), under the limits of :mod:`.limits`; the loop only reads bodies and writes answers, so a
+request that computes for seconds never delays another service of the world.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hmac
 import json
 import logging
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import unquote
 
-from starlette.requests import Request
+from starlette.datastructures import QueryParams
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
-from . import admin
+from . import admin, work
 from . import validate as v
 from .a1 import parse_a1
 from .batch import apply_requests, create_body, fill_created
 from .drive import Owner, check_create, check_update, drive_error, export, file_not_found, get_file, list_files
 from .errors import ApiError, invalid, not_found, unimplemented
 from .fields import apply_mask, parse_mask, selects
+from .limits import MAX_ADMIN_BODY_BYTES, MAX_BATCH_REQUESTS, MAX_BODY_BYTES, MAX_HEADER_BYTES, MAX_JSON_DEPTH, MAX_URL_CHARS
 from .render import DATETIME_OPTIONS, RENDER_OPTIONS
 from .resource import spreadsheet_json
 from .store import Store
@@ -48,6 +58,7 @@ AuditSink = Callable[..., None]
 
 MAJOR = ("ROWS", "COLUMNS")
 INPUT = ("RAW", "USER_ENTERED")
+T = TypeVar("T")
 
 
 @dataclass
@@ -60,8 +71,8 @@ class SheetsConfig:
     clock: Callable[[], datetime] | None = None  # the in-universe clock (may raise RuntimeError)
     owner: Owner = field(default_factory=Owner)
     seed: str = "clawmark"  # namespace of the deterministic ids
-    max_body_bytes: int = 2 * 1024 * 1024  # agent plane: a request bigger than this is refused
-    max_admin_body_bytes: int = 1024 * 1024 * 1024  # admin plane: seeds and snapshots can be big
+    max_body_bytes: int = MAX_BODY_BYTES  # agent plane: a request bigger than this is refused
+    max_admin_body_bytes: int = MAX_ADMIN_BODY_BYTES  # admin plane: seeds and snapshots can be big
 
 
 @dataclass
@@ -71,6 +82,33 @@ class Call:
     operation: str
     target: str = ""
     summary: str = ""
+
+
+@dataclass(frozen=True)
+class Incoming:
+    """A request as the worker thread sees it: its body already read (on the event loop)."""
+
+    method: str
+    query_params: QueryParams
+    raw: bytes
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON value")
+
+
+def _too_deep(data: Any) -> bool:
+    """True when ``data`` nests deeper than :data:`~.limits.MAX_JSON_DEPTH` (no recursion)."""
+    stack: list[tuple[Any, int]] = [(data, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > MAX_JSON_DEPTH:
+            return True
+        if isinstance(item, dict):
+            stack.extend((x, depth + 1) for x in item.values() if isinstance(x, (dict, list)))
+        elif isinstance(item, list):
+            stack.extend((x, depth + 1) for x in item if isinstance(x, (dict, list)))
+    return False
 
 
 class SheetsServer:
@@ -84,6 +122,14 @@ class SheetsServer:
     def __init__(self, config: SheetsConfig) -> None:
         self.config = config
         self.store = Store(clock=config.clock, seed=config.seed)
+        self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="clawmark-sheets")
+
+    def close(self) -> None:
+        """Stop the worker thread (requests still queued are dropped)."""
+        self._worker.shutdown(wait=False, cancel_futures=True)
+
+    async def _in_worker(self, fn: Callable[[], T]) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._worker, fn)
 
     @property
     def app(self) -> "SheetsServer":
@@ -124,10 +170,8 @@ class SheetsServer:
             raise ApiError(403, "The caller does not have permission: this endpoint is for the harness only.")
         raise ApiError(401, "Request had invalid authentication credentials. Expected a valid OAuth 2 access token.")
 
-    async def _body(self, request: Request) -> dict[str, Any]:
-        # Only an authenticated admin request carries this mark (set after authorization).
-        admin_plane = request.scope.get("clawmark.admin") is True
-        limit = self.config.max_admin_body_bytes if admin_plane else self.config.max_body_bytes
+    async def _read(self, request: Request, limit: int) -> bytes:
+        """The raw body, refused (Google's 400) as soon as it is known to exceed ``limit``."""
         declared = request.headers.get("content-length")
         if declared is not None and declared.isdigit() and int(declared) > limit:
             raise invalid(f"Request payload size exceeds the limit: {limit} bytes.")
@@ -138,15 +182,27 @@ class SheetsServer:
             if size > limit:
                 raise invalid(f"Request payload size exceeds the limit: {limit} bytes.")
             chunks.append(chunk)
-        raw = b"".join(chunks)
+        return b"".join(chunks)
+
+    @staticmethod
+    def _body(request: Incoming) -> dict[str, Any]:
+        """The JSON object body (``{}`` when empty), or Google's 400 for anything else."""
+        raw = request.raw
         if not raw.strip():
             return {}
         try:
-            data = json.loads(raw)
-        except (UnicodeDecodeError, ValueError) as exc:
-            raise invalid(f"Invalid JSON payload received. {exc}") from None
+            text = raw.decode("utf-8")
+            data = json.loads(text, parse_constant=_reject_constant)
+            if "\\u" in text:  # lone surrogates decode fine but can never be answered in UTF-8
+                json.dumps(data, ensure_ascii=False).encode("utf-8")
+        except RecursionError:
+            raise invalid(f"Invalid JSON payload received. The payload nests deeper than {MAX_JSON_DEPTH} levels.") from None
+        except (UnicodeError, ValueError) as exc:
+            raise invalid(f"Invalid JSON payload received. {exc}"[:300]) from None
         if not isinstance(data, dict):
             raise invalid("Invalid JSON payload received. Expected a JSON object as the request body.")
+        if _too_deep(data):
+            raise invalid(f"Invalid JSON payload received. The payload nests deeper than {MAX_JSON_DEPTH} levels.")
         return data
 
     @staticmethod
@@ -161,7 +217,7 @@ class SheetsServer:
         if error:
             summary = f"{summary}; error: {error}" if summary else f"error: {error}"
         try:
-            self.config.audit(operation=call.operation, target=call.target, summary=summary[:300], status=str(status))
+            self.config.audit(operation=call.operation[:200], target=call.target[:200], summary=summary[:300], status=str(status))
         except Exception:  # pragma: no cover - the audit sink must never break a request
             log.exception("audit sink failed")
 
@@ -170,29 +226,46 @@ class SheetsServer:
         path = raw_path.decode("latin-1").split("?", 1)[0]
         admin_plane = path == "/_admin" or path.startswith("/_admin/")
         call = Call(f"{request.method} {unquote(path)[:120]}")
+        audited = True  # every agent request; on the admin plane, only refused ones (not the harness)
         try:
+            if len(raw_path) + len(request.scope.get("query_string", b"")) > MAX_URL_CHARS:
+                raise ApiError(414, f"The request URL is longer than {MAX_URL_CHARS} characters.")
+            header_bytes = sum(len(k) + len(v) for k, v in request.scope.get("headers", ()))
+            if header_bytes > MAX_HEADER_BYTES:
+                raise ApiError(431, f"Request headers total {header_bytes} bytes; the limit is {MAX_HEADER_BYTES}.")
             if admin_plane:
                 self._authorize(request, True)
-                request.scope["clawmark.admin"] = True
-                return self._json(await self._admin(request, path))
-            try:
-                self._authorize(request, False)
-                response = await self._agent(request, path, call)
-            except ApiError as exc:
-                self._audit(call, exc.code, exc.message)
-                raise
+                audited = False  # the harness itself: not an agent action
+                if path == "/_admin/ping" and request.method == "GET":
+                    return self._json({"ok": True})  # answered on the loop: liveness, even mid-calculation
+                incoming = Incoming(request.method, request.query_params, await self._read(request, self.config.max_admin_body_bytes))
+                return await self._in_worker(lambda: self._json(self._admin(incoming, path)))
+            self._authorize(request, False)
+            incoming = Incoming(request.method, request.query_params, await self._read(request, self.config.max_body_bytes))
+
+            def handle() -> Response:
+                with work.metered():
+                    return self._agent(incoming, path, call)
+
+            response = await self._in_worker(handle)
             self._audit(call, response.status_code)
             return response
         except ApiError as exc:
+            if audited:
+                self._audit(call, exc.code, exc.message)
             return self._json(exc.to_json(), exc.code)
+        except ClientDisconnect:
+            if audited:
+                self._audit(call, 499, "the client closed the connection before sending the whole request")
+            return Response(status_code=400)  # nobody is left to read it
         except Exception:
             log.exception("sheets server error on %s %s", request.method, path)
-            if not admin_plane:
+            if audited:
                 self._audit(call, 500, "internal error")
             return self._json(ApiError(500, "Internal error encountered.").to_json(), 500)
 
     # -- agent plane: routing ----------------------------------------------------------------
-    async def _agent(self, request: Request, path: str, call: Call) -> Response:
+    def _agent(self, request: Incoming, path: str, call: Call) -> Response:
         method = request.method
         params = request.query_params
         if path.startswith("/v4/spreadsheets"):
@@ -201,7 +274,7 @@ class SheetsServer:
                 if method != "POST":
                     raise ApiError(405, "Use POST /v4/spreadsheets to create a spreadsheet.")
                 call.operation = "POST spreadsheets.create"
-                return self._json(self._create(await self._body(request), call, params.get("fields")))
+                return self._json(self._create(self._body(request), call, params.get("fields")))
             if not rest.startswith("/"):
                 raise not_found("Method not found.")
             head, sep, tail = rest[1:].partition("/")
@@ -214,19 +287,19 @@ class SheetsServer:
                     return self._json(self._get(sid, params, call))
                 if custom == "batchUpdate" and method == "POST":
                     call.operation = "POST spreadsheets.batchUpdate"
-                    return self._json(self._batch_update(sid, await self._body(request), call, params.get("fields")))
+                    return self._json(self._batch_update(sid, self._body(request), call, params.get("fields")))
                 if custom == "getByDataFilter":
                     raise unimplemented("spreadsheets.getByDataFilter is not supported by this server")
                 raise ApiError(405, f"No such method: {method} /v4/spreadsheets/{{id}}{colon}{custom}")
             if tail.startswith("values:") and "/" not in tail:
-                return await self._values_batch(request, sid, tail[len("values:") :], call)
+                return self._values_batch(request, sid, tail[len("values:") :], call)
             if tail.startswith("values/"):
-                return await self._values_one(request, sid, tail[len("values/") :], call)
+                return self._values_one(request, sid, tail[len("values/") :], call)
             if tail.startswith("sheets/") and tail.endswith(":copyTo"):
                 raise unimplemented("spreadsheets.sheets.copyTo is not supported by this server")
             raise not_found("Method not found.")
         if path.startswith("/drive/v3/files"):
-            return await self._drive(request, path[len("/drive/v3/files") :], call)
+            return self._drive(request, path[len("/drive/v3/files") :], call)
         raise not_found(f"Method not found: {method} {unquote(path)[:200]}")
 
     # -- spreadsheets ------------------------------------------------------------------------
@@ -252,7 +325,7 @@ class SheetsServer:
 
     def _batch_update(self, sid: str, body: dict[str, Any], call: Call, fields: str | None) -> dict[str, Any]:
         v.only_keys(body, {"requests", "includeSpreadsheetInResponse", "responseRanges", "responseIncludeGridData"}, "")
-        requests = v.array(body.get("requests"), "requests", optional=False, max_len=10_000)
+        requests = v.array(body.get("requests"), "requests", optional=False, max_len=MAX_BATCH_REQUESTS)
         kinds = [next(iter(r), "?") if isinstance(r, dict) else "?" for r in requests]
         call.summary = "requests: " + ", ".join(kinds[:20]) + (" ..." if len(kinds) > 20 else "")
         include = v.boolean(body.get("includeSpreadsheetInResponse"), "includeSpreadsheetInResponse")
@@ -273,7 +346,7 @@ class SheetsServer:
         dt = v.enum(params.get("dateTimeRenderOption"), "dateTimeRenderOption", DATETIME_OPTIONS, default="SERIAL_NUMBER")
         return option, dt
 
-    async def _values_one(self, request: Request, sid: str, raw_range: str, call: Call) -> Response:
+    def _values_one(self, request: Incoming, sid: str, raw_range: str, call: Call) -> Response:
         method = request.method
         custom = ""
         for suffix in (":append", ":clear"):
@@ -287,7 +360,7 @@ class SheetsServer:
             if method != "POST":
                 raise ApiError(405, "values.clear is POST .../values/{range}:clear")
             call.operation = "POST values.clear"
-            await self._body(request)
+            self._body(request)
             self.store.get(sid)
             parse_a1(rng)
             with self.store.edit(sid) as ss:
@@ -297,7 +370,7 @@ class SheetsServer:
             if method != "POST":
                 raise ApiError(405, "values.append is POST .../values/{range}:append")
             call.operation = "POST values.append"
-            body = await self._body(request)
+            body = self._body(request)
             option = self._input_option(params)
             insert = v.enum(params.get("insertDataOption"), "insertDataOption", ("OVERWRITE", "INSERT_ROWS"), default="OVERWRITE")
             rows, major = self._value_range(body, rng, "")
@@ -321,7 +394,7 @@ class SheetsServer:
             return self._json(self._mask(get_values(ss, rng, option, dt, major), fields))  # type: ignore[arg-type]
         if method == "PUT":
             call.operation = "PUT values.update"
-            body = await self._body(request)
+            body = self._body(request)
             option = self._input_option(params)
             rows, major = self._value_range(body, rng, "")
             call.summary = f"{self._shape(rows)} {option}"
@@ -333,7 +406,7 @@ class SheetsServer:
             return self._json(self._mask(result, fields))
         raise ApiError(405, f"No such method: {method} .../values/{{range}}")
 
-    async def _values_batch(self, request: Request, sid: str, custom: str, call: Call) -> Response:
+    def _values_batch(self, request: Incoming, sid: str, custom: str, call: Call) -> Response:
         method = request.method
         params = request.query_params
         fields = params.get("fields")
@@ -348,10 +421,10 @@ class SheetsServer:
             return self._json(self._mask({"spreadsheetId": sid, "valueRanges": value_ranges}, fields))
         if custom == "batchUpdate" and method == "POST":
             call.operation = "POST values.batchUpdate"
-            body = await self._body(request)
+            body = self._body(request)
             v.only_keys(body, {"valueInputOption", "data", "includeValuesInResponse", "responseValueRenderOption", "responseDateTimeRenderOption"}, "")
             option = v.enum(body.get("valueInputOption"), "valueInputOption", INPUT, default=None)
-            data = v.array(body.get("data"), "data", max_len=10_000)
+            data = v.array(body.get("data"), "data", max_len=MAX_BATCH_REQUESTS)
             parsed = []
             for i, item in enumerate(data):
                 item = v.obj(item, f"data[{i}]")
@@ -387,7 +460,7 @@ class SheetsServer:
             return self._json(self._mask(out, fields))
         if custom == "batchClear" and method == "POST":
             call.operation = "POST values.batchClear"
-            body = await self._body(request)
+            body = self._body(request)
             v.only_keys(body, {"ranges"}, "")
             ranges = [v.string(r, f"ranges[{i}]") for i, r in enumerate(v.array(body.get("ranges"), "ranges"))]
             for r in ranges:
@@ -444,7 +517,7 @@ class SheetsServer:
         return apply_mask(data, parse_mask(fields)) if fields else data
 
     # -- drive -------------------------------------------------------------------------------
-    async def _drive(self, request: Request, rest: str, call: Call) -> Response:
+    def _drive(self, request: Incoming, rest: str, call: Call) -> Response:
         method = request.method
         params = {k: request.query_params.get(k) for k in request.query_params.keys()}
         owner = self.config.owner
@@ -457,7 +530,7 @@ class SheetsServer:
                     return self._json(list_files(self.store, params, owner))
                 if method == "POST":
                     call.operation = "POST drive.files.create"
-                    name, parents = check_create(await self._body(request))
+                    name, parents = check_create(self._body(request))
                     call.summary = f"name={name!r}"
                     ss = self.store.create(name)
                     ss.parents = parents
@@ -471,13 +544,14 @@ class SheetsServer:
             call.target = file_id
             if sub == "copy" and method == "POST":
                 call.operation = "POST drive.files.copy"
-                body = await self._body(request)
+                body = self._body(request)
                 v.only_keys(body, {"name", "parents", "description", "mimeType"}, "")
                 source = self.store.spreadsheets.get(file_id)
                 if source is None:
                     raise file_not_found(file_id)
                 name = v.string(body.get("name"), "name", default=f"Copy of {source.title}", max_len=1000)
                 call.summary = f"name={name!r}"
+                work.charge(sum(len(s.cells) for s in source.sheets) * work.WORK_CELL_MOVE)
                 copy = self.store.create(name, [s.clone() for s in source.sheets], locale=source.locale, time_zone=source.time_zone)
                 copy.sheet_seq = source.sheet_seq
                 return self._json(get_file(self.store, copy.id, params, owner))
@@ -510,7 +584,7 @@ class SheetsServer:
                 return Response(status_code=204)
             if method == "PATCH":
                 call.operation = "PATCH drive.files.update"
-                changes = check_update(await self._body(request))
+                changes = check_update(self._body(request))
                 call.summary = ", ".join(f"{k}={val!r}" for k, val in changes.items())
                 if file_id not in self.store.spreadsheets:
                     raise file_not_found(file_id)
@@ -526,7 +600,7 @@ class SheetsServer:
             raise
 
     # -- admin plane -------------------------------------------------------------------------
-    async def _admin(self, request: Request, path: str) -> dict[str, Any]:
+    def _admin(self, request: Incoming, path: str) -> dict[str, Any]:
         method = request.method
         params = {k: request.query_params.get(k) for k in request.query_params.keys()}
         rest = path[len("/_admin") :]
@@ -537,11 +611,11 @@ class SheetsServer:
             if method == "GET":
                 return store.snapshot()
             if method == "PUT":
-                store.restore(await self._body(request))
+                store.restore(self._body(request))
                 return {}
         if rest == "/spreadsheets":
             if method == "POST":
-                return admin.create(store, await self._body(request))
+                return admin.create(store, self._body(request))
             if method == "GET":
                 return admin.listing(store, params.get("title"))
         if rest.startswith("/spreadsheets/"):
@@ -551,21 +625,21 @@ class SheetsServer:
             if not tail and not custom and method == "DELETE":
                 return admin.delete(store, sid)
             if not tail and custom == "batchUpdate" and method == "POST":
-                return admin.batch_update(store, sid, await self._body(request))
+                return admin.batch_update(store, sid, self._body(request))
             if tail == "values" and method == "GET":
                 return admin.values(store, sid, params)  # type: ignore[arg-type]
             if tail == "values:update" and method == "POST":
-                return admin.update(store, sid, await self._body(request))
+                return admin.update(store, sid, self._body(request))
             if tail == "values:append" and method == "POST":
-                return admin.append(store, sid, await self._body(request))
+                return admin.append(store, sid, self._body(request))
             if tail == "rows" and method == "GET":
                 return admin.rows(store, sid, params)  # type: ignore[arg-type]
             if tail == "rows:find" and method == "POST":
-                return admin.find(store, sid, await self._body(request))
+                return admin.find(store, sid, self._body(request))
             if tail == "rows:update" and method == "POST":
-                return admin.update_row(store, sid, await self._body(request))
+                return admin.update_row(store, sid, self._body(request))
             if tail == "rows:delete" and method == "POST":
-                return admin.delete_row(store, sid, await self._body(request))
+                return admin.delete_row(store, sid, self._body(request))
         raise not_found(f"No admin endpoint {method} {path}")
 
 

@@ -17,17 +17,19 @@ from collections.abc import Callable
 from typing import Any
 
 from . import validate as v
-from .a1 import MAX_COLUMNS, MAX_ROWS
+from . import work
 from .cells import Cell, number
+from .complexity import measure
 from .errors import invalid, unimplemented
 from .fields import parse_mask, paths, selects
+from .limits import MAX_CELL_CHARS, MAX_COLUMNS, MAX_ROWS, MAX_SHEET_TITLE_CHARS, MAX_SHEETS
 from .resource import sheet_properties
 from .store import COLUMNS, ROWS, Sheet, Spreadsheet
 
 Reply = dict[str, Any]
 Handler = Callable[[Spreadsheet, dict[str, Any], str], Reply]
 
-MAX_TITLE = 100
+MAX_TITLE = MAX_SHEET_TITLE_CHARS
 _EXTRA_PROPERTIES = ("tabColor", "tabColorStyle", "rightToLeft")
 _EXTRA_GRID = ("hideGridlines", "rowGroupControlAfter", "columnGroupControlAfter")
 _SHEET_PROPERTY_KEYS = frozenset(
@@ -38,6 +40,44 @@ _GRID_KEYS = frozenset({"rowCount", "columnCount", "frozenRowCount", "frozenColu
 
 
 # -- sheet properties ------------------------------------------------------------------------
+_THEME_COLORS = ("THEME_COLOR_TYPE_UNSPECIFIED", "TEXT", "BACKGROUND", "ACCENT1", "ACCENT2", "ACCENT3", "ACCENT4", "ACCENT5", "ACCENT6", "LINK")
+
+
+def _color(value: Any, where: str) -> dict[str, Any]:
+    """A ``Color`` (red, green, blue, alpha in 0..1), validated: properties kept verbatim must
+    not be a place to store arbitrary JSON."""
+    color = v.obj(value, where)
+    v.only_keys(color, {"red", "green", "blue", "alpha"}, where)
+    out: dict[str, Any] = {}
+    for key, part in color.items():
+        if isinstance(part, bool) or not isinstance(part, (int, float)) or not 0 <= part <= 1:
+            raise invalid(f"Invalid value at '{where}.{key}' (TYPE_FLOAT): a number from 0 to 1 is required, got {part!r}")
+        out[key] = part
+    return out
+
+
+def _color_style(value: Any, where: str) -> dict[str, Any]:
+    """A ``ColorStyle``: an ``rgbColor`` or a ``themeColor``."""
+    style = v.obj(value, where)
+    v.only_keys(style, {"rgbColor", "themeColor"}, where)
+    if len(style) > 1:
+        raise invalid(f"Invalid {where}: set only one of rgbColor, themeColor")
+    if "rgbColor" in style:
+        return {"rgbColor": _color(style["rgbColor"], f"{where}.rgbColor")}
+    if "themeColor" in style:
+        return {"themeColor": v.enum(style["themeColor"], f"{where}.themeColor", _THEME_COLORS)}
+    return {}
+
+
+def _extra(key: str, value: Any, where: str) -> Any:
+    """A presentation property we keep verbatim, validated to its type in the API."""
+    if key == "tabColor":
+        return _color(value, where)
+    if key == "tabColorStyle":
+        return _color_style(value, where)
+    return v.boolean(value, where)
+
+
 def check_title(ss: Spreadsheet, title: Any, where: str, *, ignore: Sheet | None = None) -> str:
     title = v.string(title, where, max_len=10_000)
     if not title.strip():
@@ -74,8 +114,8 @@ def new_sheet(ss: Spreadsheet, props: dict[str, Any], where: str) -> tuple[Sheet
     sheet.hidden = v.boolean(props.get("hidden"), f"{where}.hidden")
     for key in _EXTRA_PROPERTIES:
         if key in props:
-            sheet.extra[key] = props[key]
-    extra_grid = {k: grid[k] for k in _EXTRA_GRID if k in grid}
+            sheet.extra[key] = _extra(key, props[key], f"{where}.{key}")
+    extra_grid = {k: _extra(k, grid[k], f"{where}.gridProperties.{k}") for k in _EXTRA_GRID if k in grid}
     if extra_grid:
         sheet.extra["gridProperties"] = extra_grid
     index = v.integer(props["index"], f"{where}.index", low=0) if props.get("index") is not None else None
@@ -83,6 +123,7 @@ def new_sheet(ss: Spreadsheet, props: dict[str, Any], where: str) -> tuple[Sheet
 
 
 def _insert_sheet(ss: Spreadsheet, sheet: Sheet, index: int | None) -> None:
+    ss.check_sheet_limit()
     ss.check_cell_limit(sheet.row_count * sheet.column_count)
     if sheet.sheet_id < 0:
         sheet.sheet_id = ss.new_sheet_id()
@@ -162,13 +203,13 @@ def update_sheet_properties(ss: Spreadsheet, body: dict[str, Any], where: str) -
         elif len(p) == 2 and p[0] == "gridProperties" and p[1] in _EXTRA_GRID:
             extra_grid = dict(sheet.extra.get("gridProperties", {}))
             if p[1] in grid:
-                extra_grid[p[1]] = grid[p[1]]
+                extra_grid[p[1]] = _extra(p[1], grid[p[1]], at)
             else:
                 extra_grid.pop(p[1], None)
             sheet.extra["gridProperties"] = extra_grid
         elif len(p) >= 1 and p[0] in _EXTRA_PROPERTIES:
             if p[0] in props:
-                sheet.extra[p[0]] = props[p[0]]
+                sheet.extra[p[0]] = _extra(p[0], props[p[0]], f"{where}.properties.{p[0]}")
             else:
                 sheet.extra.pop(p[0], None)
         else:
@@ -255,6 +296,8 @@ def append_dimension(ss: Spreadsheet, body: dict[str, Any], where: str) -> Reply
 def duplicate_sheet(ss: Spreadsheet, body: dict[str, Any], where: str) -> Reply:
     v.only_keys(body, {"sourceSheetId", "insertSheetIndex", "newSheetId", "newSheetName"}, where)
     source = ss.sheet_by_id(body.get("sourceSheetId"), f"{where}.sourceSheetId")
+    ss.check_sheet_limit()
+    work.charge(len(source.cells) * work.WORK_CELL_MOVE)
     copy = source.clone()
     copy.hidden = False
     if body.get("newSheetName") is not None:
@@ -303,7 +346,7 @@ def cell_from_data(data: Any, where: str) -> tuple[bool, Cell | None]:
     (kind, value), = uev.items()
     at = f"{where}.userEnteredValue.{kind}"
     if kind == "stringValue":
-        text = v.string(value, at, max_len=50_000)
+        text = v.string(value, at, max_len=MAX_CELL_CHARS)
         return True, Cell(value=text) if text else None
     if kind == "numberValue":
         if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value or value in (float("inf"), float("-inf")):
@@ -316,7 +359,7 @@ def cell_from_data(data: Any, where: str) -> tuple[bool, Cell | None]:
     if kind == "boolValue":
         return True, Cell(value=v.boolean(value, at))
     if kind == "formulaValue":
-        text = v.string(value, at, max_len=50_000)
+        text = v.string(value, at, max_len=MAX_CELL_CHARS)
         if not text.startswith("="):
             raise invalid(f"Invalid {at}: formulas start with '='")
         from .cells import formula_format
@@ -391,6 +434,7 @@ def append_cells(ss: Spreadsheet, body: dict[str, Any], where: str) -> Reply:
     sets = _sets_values(body.get("fields"), where)
     sheet = ss.sheet_by_id(body.get("sheetId"), f"{where}.sheetId")
     rows = v.array(body.get("rows"), f"{where}.rows")
+    work.charge(len(sheet.cells))
     start = sheet.extent()[0]
     width = _width(rows, f"{where}.rows")
     ss.ensure_grid(sheet, start + len(rows), width)
@@ -454,7 +498,7 @@ class _Desc:
 
 def sort_range(ss: Spreadsheet, body: dict[str, Any], where: str) -> Reply:
     """Sort the rows of a range by one or more columns; formulas move with their rows."""
-    from .refs import translate
+    from .refs import translate_spans
 
     v.only_keys(body, {"range", "sortSpecs"}, where)
     sheet, r0, c0, r1, c1 = grid_range(ss, body.get("range"), f"{where}.range")
@@ -470,19 +514,25 @@ def sort_range(ss: Spreadsheet, body: dict[str, Any], where: str) -> Reply:
         specs.append((col, order == "DESCENDING"))
     if not specs:
         raise invalid(f"Invalid {where}: at least one sortSpec is required")
+    work.charge(2 * len(sheet.cells) * work.WORK_CELL_MOVE)
     r1 = min(r1, max(sheet.extent()[0], r0))  # rows below the data are empty: they stay put
+    work.charge((r1 - r0) * len(specs) * work.WORK_CELL_READ)
     rows = list(range(r0, r1))
     keys = {r: tuple(_sort_key(ss.value(sheet, r, col), desc) for col, desc in specs) for r in rows}
     order = sorted(rows, key=lambda r: keys[r])
-    moved = {r: {c: sheet.cells.get((r, c)) for c in range(c0, c1)} for r in rows}
-    for new_row, old_row in zip(rows, order):
-        for c, cell in moved[old_row].items():
-            if cell is not None and cell.formula is not None and new_row != old_row:
-                cell = Cell(formula=translate(cell.formula, new_row - old_row, 0), fmt=cell.fmt)
-            if cell is None:
-                sheet.cells.pop((new_row, c), None)
-            else:
-                sheet.cells[(new_row, c)] = cell
+    destination = {old_row: new_row for new_row, old_row in zip(rows, order)}
+    inside = {(r, c): cell for (r, c), cell in sheet.cells.items() if r0 <= r < r1 and c0 <= c < c1}
+    for key in inside:
+        del sheet.cells[key]
+    for (r, c), cell in inside.items():
+        new_row = destination[r]
+        if cell.formula is not None and new_row != r:
+            spans = cell.refs
+            if spans is None:
+                work.charge_parse(cell.formula, measure(cell.formula).tokens)
+            formula, spans = translate_spans(cell.formula, new_row - r, 0, spans)
+            cell = Cell(formula=formula, fmt=cell.fmt, refs=spans)
+        sheet.cells[(new_row, c)] = cell
     ss.invalidate()
     return {}
 
@@ -555,7 +605,7 @@ def create_body(body: dict[str, Any]) -> tuple[dict[str, Any], list[tuple[dict[s
     props = v.obj(body.get("properties"), "properties", optional=True)
     v.only_keys(props, {"title", "locale", "timeZone", "autoRecalc", "defaultFormat", "iterativeCalculationSettings", "spreadsheetTheme", "importFunctionsExternalUrlAccessAllowed"}, "properties")
     sheets = []
-    for i, s in enumerate(v.array(body.get("sheets"), "sheets", max_len=200)):
+    for i, s in enumerate(v.array(body.get("sheets"), "sheets", max_len=MAX_SHEETS)):
         s = v.obj(s, f"sheets[{i}]")
         v.only_keys(s, {"properties", "data"}, f"sheets[{i}]")
         sheets.append((v.obj(s.get("properties"), f"sheets[{i}].properties", optional=True), v.array(s.get("data"), f"sheets[{i}].data")))

@@ -21,6 +21,12 @@ Why this shape (measured on the 2-core CI box):
   not hit Python's recursion limit, and cycles become ``#REF!`` as in Google Sheets.
 * ``TODAY()`` and ``NOW()`` read the world's in-universe clock, never the wall clock, so a rerun
   of the same task computes the same values.
+* Formulas are agent-written code. Each recalculation runs under a :class:`~.budget.Budget`
+  (steps, array cells, text) that :mod:`.guards` enforces inside the library; formulas the budget
+  does not reach show ``#ERROR!`` ("calculation limit"). :meth:`Calculator.evaluate_all`
+  evaluates every formula in one fixed order (sheets, rows, columns), so when a budget runs out
+  it always runs out at the same cell, and a version whose budget ran out is never reused: the
+  values are the same whoever reads them, in whatever order.
 """
 
 from __future__ import annotations
@@ -36,7 +42,11 @@ from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
 from .a1 import A1Ref, parse_a1
+from .budget import Budget, CalculationLimit, spending
+from .complexity import formula_steps, measure, within_limits
+from .limits import FORMULA_CACHE_UNITS, MAX_FORMULA_INPUT_CELLS, MAX_TEXT_RESULT_CHARS
 from .render import ErrorValue, Value
+from .watchdog import WATCHDOG, FormulaInterrupted
 
 if TYPE_CHECKING:
     from .store import Sheet, Spreadsheet
@@ -48,7 +58,9 @@ PARSE_ERROR = ErrorValue("#ERROR!")
 NAME_ERROR = ErrorValue("#NAME?")
 VALUE_ERROR = ErrorValue("#VALUE!")
 NUM_ERROR = ErrorValue("#NUM!")
-MAX_ARRAY_CELLS = 1_000_000
+TOO_COMPLEX = ErrorValue("#ERROR!", "Formula too complex to calculate (see the formula limits).")
+TEXT_TOO_LONG = ErrorValue("#VALUE!", f"Text result is longer than the limit of {MAX_TEXT_RESULT_CHARS} characters.")
+MAX_ARRAY_CELLS = MAX_FORMULA_INPUT_CELLS
 """Bounded ranges bigger than this are clipped to the sheet's data (a guard, not a semantic)."""
 DIRTY_BUDGET = 200_000
 """Dependency checks an incremental update may spend before recomputing everything instead."""
@@ -111,6 +123,11 @@ def load_library() -> Library:
                 "extra_inputs": collections.OrderedDict([(COMPILING, False)]),
                 "function": wrap_impure_func(wrap_func(fn)),
             }
+        from formulas.functions.operators import OPERATORS
+
+        from .guards import install
+
+        install(functions, OPERATORS)  # every function and operator spends the recalculation budget
         # schedula logs every failed function node (e.g. an unknown function) with a traceback;
         # those are ordinary spreadsheet errors (#NAME?) here, not faults worth a log line.
         logging.getLogger("schedula.utils.sol").setLevel(logging.CRITICAL)
@@ -123,6 +140,11 @@ def warm_up() -> None:
     FORMULAS.get("=SUM(A1:A2)+IF(A1>0,1,0)")
 
 
+def limit_error(reason: str) -> ErrorValue:
+    """What a formula shows when its recalculation hit a calculation limit."""
+    return ErrorValue("#ERROR!", f"Calculation limit reached: {reason}.")
+
+
 @dataclass(frozen=True)
 class Compiled:
     """A compiled formula: a function of its input ranges, in the order it takes them."""
@@ -131,42 +153,85 @@ class Compiled:
     inputs: tuple[A1Ref | None, ...]  # None: a name we cannot resolve (named ranges) → #NAME?
     volatile: bool
     lock: Any  # a compiled function keeps per-call state: one caller at a time (worlds are threads)
+    cost: tuple[int, int, int] = (0, 0, 0)
+    """(steps, cells, characters) compiling spent: constant parts are computed at compile time,
+    and every use of a cached compilation spends them again, so a value never depends on what
+    happened to be in the cache."""
 
 
 class FormulaCache:
     """Compiled formulas by text, shared by every spreadsheet of every world in the process.
 
     Shared because seeded tasks repeat the same formulas trial after trial; safe because each
-    compiled function is called under its own lock.
+    compiled function is called under its own lock. Bounded by an estimate of memory rather than
+    by a count: a compiled formula costs about 30 KB plus 5 KB per token, so the cache holds at
+    most :data:`~.limits.FORMULA_CACHE_UNITS` units (tokens, plus a fixed part per formula) and
+    forgets the oldest compilations first.
     """
 
     MAX_ENTRIES = 50_000
 
-    def __init__(self) -> None:
+    def __init__(self, capacity: int = FORMULA_CACHE_UNITS) -> None:
         self._compiled: dict[str, Compiled | ErrorValue] = {}
+        self._units: dict[str, int] = {}
+        self._total = 0
+        self.capacity = capacity
         self._lock = threading.Lock()
 
     def get(self, formula: str) -> Compiled | ErrorValue:
+        """The compilation of ``formula`` (compiled now if needed; formulas over the complexity
+        limits are never handed to the library)."""
         found = self._compiled.get(formula)
         if found is None:
             with self._lock:
                 found = self._compiled.get(formula)
                 if found is None:
-                    found = self._compile(formula)
-                    if len(self._compiled) >= self.MAX_ENTRIES:
-                        self._compiled.clear()
-                    self._compiled[formula] = found
+                    found, cacheable = self._compile(formula)
+                    if cacheable:
+                        self._remember(formula, found)
         return found
 
+    def clear(self) -> None:
+        """Forget every compilation (benchmarks measure cold compiles)."""
+        with self._lock:
+            self._compiled.clear()
+            self._units.clear()
+            self._total = 0
+
+    def forget(self, formula: str) -> None:
+        """Drop a compilation (one interrupted mid-call may hold broken internal state)."""
+        with self._lock:
+            if self._compiled.pop(formula, None) is not None:
+                self._total -= self._units.pop(formula, 0)
+
+    def _remember(self, formula: str, found: Compiled | ErrorValue) -> None:
+        units = 8 + measure(formula).tokens + len(formula) // 1000
+        self._compiled[formula] = found
+        self._units[formula] = units
+        self._total += units
+        while (self._total > self.capacity or len(self._compiled) > self.MAX_ENTRIES) and len(self._compiled) > 1:
+            oldest = next(iter(self._compiled))
+            del self._compiled[oldest]
+            self._total -= self._units.pop(oldest, 0)
+
     @staticmethod
-    def _compile(formula: str) -> Compiled | ErrorValue:
+    def _compile(formula: str) -> tuple[Compiled | ErrorValue, bool]:
+        """(the compilation or the error it gives, whether that answer may be cached)."""
+        if not within_limits(formula):
+            return TOO_COMPLEX, True
         lib = load_library()
+        budget = Budget()
         try:
-            fn = lib.parser.ast(formula)[1].compile()
+            with spending(budget), budget.formula(), WATCHDOG.armed(budget.formula_deadline):
+                fn = lib.parser.ast(formula)[1].compile()
+        except CalculationLimit:
+            # Compiling alone exceeds a whole recalculation's budget: always, unless it was the
+            # wall-clock backstop (that answer depends on the machine: not cached).
+            return limit_error(budget.spent or "compiling the formula"), not budget.timed_out
         except lib.DispatcherError as exc:
-            return NAME_ERROR if isinstance(getattr(exc, "ex", None), NotImplementedError) else PARSE_ERROR
+            return (NAME_ERROR if isinstance(getattr(exc, "ex", None), NotImplementedError) else PARSE_ERROR), True
         except Exception:
-            return PARSE_ERROR
+            return PARSE_ERROR, True
         inputs: list[A1Ref | None] = []
         for name in fn.inputs:
             try:
@@ -174,7 +239,9 @@ class FormulaCache:
             except Exception:
                 ref = None
             inputs.append(None if ref is None or ref.sheet_only else ref)
-        return Compiled(fn, tuple(inputs), bool(_VOLATILE_RE.search(formula)), threading.Lock())
+        fresh = Budget()
+        cost = (fresh.steps - budget.steps, fresh.cells - budget.cells, fresh.chars - budget.chars)
+        return Compiled(fn, tuple(inputs), bool(_VOLATILE_RE.search(formula)), threading.Lock(), cost), True
 
 
 FORMULAS = FormulaCache()
@@ -187,12 +254,15 @@ class Calculator:
     """The formula values of one version of a spreadsheet, computed on demand and memoized.
 
     Given the calculator of an earlier version (``base``) and the cells edited since
-    (``changed``), it starts from the earlier results minus everything the edits can reach.
+    (``changed``), it starts from the earlier results minus everything the edits can reach —
+    unless that version ran out of budget: then everything is recomputed, so that which cells
+    hit the limit never depends on the history of edits.
     """
 
     def __init__(self, ss: "Spreadsheet", base: "Calculator | None" = None, changed: set[Key] | None = None) -> None:
         self.ss = ss
         self.cache = FORMULAS
+        self.budget = Budget()
         self.memo: dict[Key, Value] = {}
         self._rects: dict[Key, list[Rect]] = {}  # the input rectangles of every evaluated formula
         self._volatile: set[Key] = set()
@@ -201,7 +271,7 @@ class Calculator:
         self._extent: dict[int, tuple[int, int]] = {}
         self._arrays: dict[tuple[int, int, int, int, int], Any] = {}
         self._dependents: tuple[dict[Key, list[Key]], dict[tuple[int, int], list[tuple[int, int, Key]]], list[tuple[Rect, Key]]] | None = None
-        if base is not None and changed is not None and base.memo:
+        if base is not None and changed is not None and base.memo and not base.limited:
             dirty = base._reach(changed)
             if dirty is not None:
                 self.memo = {k: v for k, v in base.memo.items() if k not in dirty}
@@ -250,11 +320,32 @@ class Calculator:
         return dirty
 
     # -- public ------------------------------------------------------------------------------
+    @property
+    def limited(self) -> bool:
+        """True when this version's recalculation ran out of budget (or a formula out of time):
+        such a version is never the base of the next one."""
+        return self.budget.spent is not None or self.budget.timed_out
+
     def value(self, sheet: "Sheet", row: int, col: int) -> Value:
         key = (sheet.sheet_id, row, col)
         if key not in self.memo:
             self._evaluate(key)
         return self.memo[key]
+
+    def evaluate_all(self) -> None:
+        """Compute every formula not computed yet, sheet by sheet, row by row, column by column.
+
+        The fixed order is what makes a spent budget deterministic; the arrays built on the way
+        are dropped afterwards (a committed version keeps only its values)."""
+        self.budget.restart()
+        for sheet in self.ss.sheets:
+            sid = sheet.sheet_id
+            for r, c in sorted(k for k, cell in sheet.cells.items() if cell.formula is not None):
+                if (sid, r, c) not in self.memo:
+                    self._evaluate((sid, r, c))
+        self._arrays.clear()
+        self._extent.clear()
+        self._index = None
 
     # -- dependency walk ---------------------------------------------------------------------
     def _formula_index(self) -> dict[int, dict[int, list[int]]]:
@@ -307,8 +398,11 @@ class Calculator:
                 INF if ref.row1 is None else row1,
                 INF if ref.col1 is None else col1,
             ))  # fmt: skip
-            for c, rows in index.get(sheet.sheet_id, {}).items():
-                if col0 <= c < col1:
+            columns = index.get(sheet.sheet_id, {})
+            wanted = range(col0, col1) if col1 - col0 < len(columns) else sorted(c for c in columns if col0 <= c < col1)
+            for c in wanted:
+                rows = columns.get(c)
+                if rows:
                     lo = bisect.bisect_left(rows, row0)
                     hi = bisect.bisect_left(rows, row1)
                     deps.extend((sheet.sheet_id, r, c) for r in rows[lo:hi])
@@ -327,7 +421,7 @@ class Calculator:
             if cell is None or cell.formula is None:
                 memo[key] = None if cell is None else cell.value
                 return
-            compiled = self.cache.get(cell.formula)
+            compiled = self._compiled(cell.formula)
             if isinstance(compiled, ErrorValue):
                 memo[key] = compiled
                 return
@@ -355,6 +449,22 @@ class Calculator:
                 memo[key] = self._call(key, compiled)
 
     # -- calling the library -----------------------------------------------------------------
+    def _compiled(self, formula: str) -> Compiled | ErrorValue:
+        """The formula's compilation, its cost spent from the budget (or the limit error)."""
+        budget = self.budget
+        try:
+            budget.check()
+            budget.spend_steps(formula_steps(formula))
+            compiled = self.cache.get(formula)
+            if isinstance(compiled, Compiled):
+                steps, cells, chars = compiled.cost
+                budget.spend_steps(steps)
+                budget.spend_cells(cells)
+                budget.spend_chars(chars)
+        except CalculationLimit as exc:
+            return limit_error(exc.reason)
+        return compiled
+
     def _array(self, host: "Sheet", ref: A1Ref | None) -> Any:
         lib = load_library()
         b = self._bounds(host, ref) if ref is not None else None
@@ -366,6 +476,8 @@ class Calculator:
         arr = self._arrays.get(cache_key)
         if arr is not None:
             return arr
+        area = (row1 - row0) * (col1 - col0)
+        self.budget.spend_cells(area // 16 + 2 * min(area, len(sheet.cells)))  # filling it, then reading the filled
         arr = lib.np.empty((row1 - row0, col1 - col0), dtype=object)
         arr.fill(lib.EMPTY)
         for r, c, cell in sheet.cells_in(row0, col0, row1, col1):
@@ -381,11 +493,20 @@ class Calculator:
     def _call(self, key: Key, compiled: Compiled) -> Value:
         lib = load_library()
         host = self._sheets[key[0]]
-        args = [self._array(host, ref) for ref in compiled.inputs]
         token = _CLOCK.set(self.ss.clock)
         try:
-            with compiled.lock:
-                result = compiled.fn(*args)
+            with spending(self.budget):
+                self.budget.check()
+                args = [self._array(host, ref) for ref in compiled.inputs]
+                with compiled.lock, self.budget.formula(), WATCHDOG.armed(self.budget.formula_deadline):
+                    result = compiled.fn(*args)
+        except FormulaInterrupted as exc:
+            cell = host.cells.get((key[1], key[2]))
+            if cell is not None and cell.formula is not None:
+                self.cache.forget(cell.formula)  # interrupted mid-call: its internal state is suspect
+            return limit_error(exc.reason)
+        except CalculationLimit as exc:
+            return limit_error(exc.reason)
         except lib.DispatcherError as exc:
             return NAME_ERROR if isinstance(getattr(exc, "ex", None), NotImplementedError) else VALUE_ERROR
         except Exception:
@@ -405,15 +526,20 @@ class Calculator:
         if result is lib.EMPTY:
             return None
         if isinstance(result, lib.XlError):
-            return ErrorValue(str(result))
+            return ErrorValue(str(result), getattr(result, "message", ""))
         if isinstance(result, lib.np.generic):
             result = result.item()
         if isinstance(result, bool):
             return result
+        if isinstance(result, int) and abs(result) >= 2**53:
+            try:
+                result = float(result)  # Sheets holds every number as a double
+            except OverflowError:
+                return NUM_ERROR
         if isinstance(result, (int, float)):
             if result != result or result in (float("inf"), float("-inf")):
                 return NUM_ERROR
             return result
         if isinstance(result, str):
-            return str(result)
+            return str(result) if len(result) <= MAX_TEXT_RESULT_CHARS else TEXT_TOO_LONG
         return VALUE_ERROR

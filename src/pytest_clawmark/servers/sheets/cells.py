@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any, Literal
 
@@ -34,6 +34,9 @@ class Cell:
     value: Scalar | None = None
     formula: str | None = None
     fmt: str | None = None  # a Sheets numberFormat pattern, e.g. "yyyy-mm-dd", "0.00%"
+    refs: tuple[tuple[int, int], ...] | None = field(default=None, compare=False, repr=False)
+    """The formula's reference spans, found when it was written (None: not known yet), so that
+    moving rows rewrites it without parsing it again (see :mod:`.refs`)."""
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"f": self.formula} if self.formula is not None else {"v": self.value}

@@ -23,6 +23,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from . import validate as v
+from . import work
 from .errors import ApiError
 from .fields import apply_mask, parse_mask
 from .resource import spreadsheet_url
@@ -164,6 +165,10 @@ def _term(field: str, op: str, value: Any, user_email: str) -> Predicate:
     return lambda f: False  # writers / readers: nobody else has access in a private world
 
 
+MAX_QUERY_DEPTH = 32
+"""Deepest nesting of parentheses and ``not`` in a ``q`` query (each level is a recursive call)."""
+
+
 def parse_query(q: str, user_email: str = "") -> Predicate:
     """Compile a Drive ``q`` string into a predicate over file dicts."""
     if len(q) > 5000:
@@ -191,7 +196,19 @@ def parse_query(q: str, user_email: str = "") -> Predicate:
             return float(text)
         raise _bad_q(f"expected a value, found {text!r}")
 
+    depth = 0
+
     def primary() -> Predicate:
+        nonlocal depth
+        depth += 1
+        try:
+            if depth > MAX_QUERY_DEPTH:
+                raise _bad_q(f"the query nests more than {MAX_QUERY_DEPTH} levels deep")
+            return term()
+        finally:
+            depth -= 1
+
+    def term() -> Predicate:
         tok = take()
         if tok == ("paren", "("):
             inner = disjunction()
@@ -279,6 +296,7 @@ def _offset(token: str) -> int:
 
 
 def _text(ss: Spreadsheet) -> str:
+    work.charge(sum(len(sheet.cells) for sheet in ss.sheets) * work.WORK_CELL_MOVE)
     parts = [ss.title]
     for sheet in ss.sheets:
         parts.append(sheet.title)

@@ -17,7 +17,10 @@ _STATUS_BY_CODE = {
     404: "NOT_FOUND",
     405: "METHOD_NOT_ALLOWED",  # not a google.rpc code; only for wrong HTTP verbs on a known path
     409: "ALREADY_EXISTS",
+    408: "DEADLINE_EXCEEDED",
     413: "INVALID_ARGUMENT",
+    414: "INVALID_ARGUMENT",
+    431: "INVALID_ARGUMENT",
     500: "INTERNAL",
     501: "UNIMPLEMENTED",
 }
@@ -43,6 +46,7 @@ class ApiError(Exception):
         *,
         location: str | None = None,
         drive: bool = False,
+        reason: str | None = None,
     ) -> None:
         super().__init__(message)
         self.code = code
@@ -50,6 +54,7 @@ class ApiError(Exception):
         self.status = status or _STATUS_BY_CODE.get(code, "UNKNOWN")
         self.location = location
         self.drive = drive
+        self.reason = reason  # Drive's ``errors[].reason`` when it is not the code's usual one
 
     def to_json(self) -> dict[str, Any]:
         """The error body. Drive v3 answers also carry the legacy ``errors`` list its clients read."""
@@ -58,12 +63,20 @@ class ApiError(Exception):
             detail: dict[str, Any] = {
                 "message": self.message,
                 "domain": "global",
-                "reason": _DRIVE_REASON_BY_CODE.get(self.code, "error"),
+                "reason": self.reason or _DRIVE_REASON_BY_CODE.get(self.code, "error"),
             }
             if self.location:
                 detail.update(location=self.location, locationType="parameter")
             body["errors"] = [detail]
         return {"error": body}
+
+
+def google_error_body(status: int, message: str) -> tuple[str, bytes]:
+    """Google's error document for a refusal made below the API (HTTP framing, head size, timeouts),
+    so that even a request uvicorn cannot parse is answered in the shape every Google client reads."""
+    import json
+
+    return "application/json; charset=UTF-8", json.dumps(ApiError(status, message).to_json()).encode("utf-8")
 
 
 def invalid(message: str, **kw: Any) -> ApiError:

@@ -17,6 +17,8 @@ Mask = dict[str, "Mask | None"]
 """A parsed mask: field name → sub-mask, or None for "the whole field"."""
 
 _TOKEN_RE = re.compile(r"\s*([A-Za-z_*][A-Za-z0-9_]*|[(),./])")
+MAX_MASK_DEPTH = 32
+"""Deepest parenthesis nesting of a mask (the resources nest about 8 levels)."""
 
 
 def _merge(a: Mask | None, b: Mask | None) -> Mask | None:
@@ -47,6 +49,8 @@ def parse_mask(text: str) -> Mask:
 
     def parse_list(depth: int) -> Mask:
         nonlocal i
+        if depth > MAX_MASK_DEPTH:
+            raise invalid(f"Invalid field selection {text[:200]}: nested more than {MAX_MASK_DEPTH} levels")
         mask: Mask = {}
         while True:
             path = []

@@ -15,11 +15,16 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .a1 import col_index, col_letters, quote_sheet
 
 REF_ERROR = "#REF!"
+
+Spans = tuple[tuple[int, int], ...]
+"""(start, end) offsets of a formula's references: what a cell keeps so that moving rows never
+re-parses its formula (the library's tokenizer costs about 100 µs a token)."""
 
 
 @dataclass(frozen=True)
@@ -47,10 +52,22 @@ _END_RE = re.compile(r"(\$?)([A-Za-z]{1,3})?(\$?)([0-9]{1,8})?")
 _NAME_RE = re.compile(r"[A-Za-z_][\w.]*")
 
 
-@functools.lru_cache(maxsize=8192)
+CACHED_FORMULA_CHARS = 4096
+"""Only formulas up to this long are cached (8,192 of the longest would otherwise pin 400 MB)."""
+
+
 def token_spans(formula: str) -> tuple[tuple[int, int, str], ...]:
     """(start, end, kind) of the tokens we may rewrite — kind is ``range``, ``function``,
     ``error`` or ``bool`` — found by the ``formulas`` tokenizer (empty if unparsable)."""
+    return _cached_spans(formula) if len(formula) <= CACHED_FORMULA_CHARS else _token_spans(formula)
+
+
+@functools.lru_cache(maxsize=8192)
+def _cached_spans(formula: str) -> tuple[tuple[int, int, str], ...]:
+    return _token_spans(formula)
+
+
+def _token_spans(formula: str) -> tuple[tuple[int, int, str], ...]:
     if "\n" in formula:
         return ()
     from .calc import load_library
@@ -90,10 +107,19 @@ def reference_spans(formula: str) -> tuple[tuple[int, int], ...]:
     return tuple((a, b) for a, b, kind in token_spans(formula) if kind == "range")
 
 
-@functools.lru_cache(maxsize=8192)
 def normalize(formula: str) -> str:
     """The formula as Sheets stores it: function names, cell references, booleans and error
-    literals in upper case (``=sum(a1:b2)`` → ``=SUM(A1:B2)``); strings and sheet names kept."""
+    literals in upper case (``=sum(a1:b2)`` → ``=SUM(A1:B2)``); strings and sheet names kept.
+    Every token keeps its length, so the original's reference spans are the result's."""
+    return _cached_normal(formula) if len(formula) <= CACHED_FORMULA_CHARS else _normalize(formula)
+
+
+@functools.lru_cache(maxsize=8192)
+def _cached_normal(formula: str) -> str:
+    return _normalize(formula)
+
+
+def _normalize(formula: str) -> str:
     spans = token_spans(formula)
     if not spans:
         return formula
@@ -215,41 +241,65 @@ def _translate_area(area: str, dr: int, dc: int) -> str | None:
     return ":".join(out)
 
 
-def translate(formula: str, dr: int, dc: int) -> str:
-    """``formula`` copied ``dr`` rows and ``dc`` columns away: relative references follow,
-    absolute ones stay (what sorting a range does to the formulas it moves)."""
-    if dr == 0 and dc == 0:
-        return formula
-    spans = reference_spans(formula)
+def _replace(formula: str, spans: Spans, new_text: Callable[[str], str | None]) -> tuple[str, Spans]:
+    """Replace each reference of ``formula`` by ``new_text(reference)`` (None: keep it); returns
+    the new formula and the spans of its references (a reference that became ``#REF!`` is one no
+    longer)."""
     out: list[str] = []
+    new_spans: list[tuple[int, int]] = []
     last = 0
-    for start, end in spans:
-        m = _REF_RE.fullmatch(formula[start:end])
-        if not m:
-            continue
-        moved = _translate_area(m.group("area"), dr, dc)
-        out.append(formula[last:start])
-        out.append(REF_ERROR if moved is None else (m.group("prefix") or "") + moved)
-        last = end
-    out.append(formula[last:])
-    return "".join(out)
-
-
-def rewrite(formula: str, host: str, target: str | None, change: Change) -> str:
-    """``formula`` (living on sheet ``host``) after ``change`` to sheet ``target``."""
-    spans = reference_spans(formula)
-    if not spans:
-        return formula
-    out: list[str] = []
-    last = 0
+    shift = 0
     for start, end in spans:
         old = formula[start:end]
-        new = rewrite_reference(old, host, target, change)
-        if new != old:
-            out.append(formula[last:start])
-            out.append(new)
-            last = end
+        new = new_text(old)
+        if new is None or new == old:
+            new_spans.append((start + shift, end + shift))
+            continue
+        out.append(formula[last:start])
+        out.append(new)
+        last = end
+        if new != REF_ERROR:
+            new_spans.append((start + shift, start + shift + len(new)))
+        shift += len(new) - len(old)
     if not out:
-        return formula
+        return formula, spans
     out.append(formula[last:])
-    return "".join(out)
+    return "".join(out), tuple(new_spans)
+
+
+def translate(formula: str, dr: int, dc: int, spans: Spans | None = None) -> str:
+    """``formula`` copied ``dr`` rows and ``dc`` columns away: relative references follow,
+    absolute ones stay (what sorting a range does to the formulas it moves)."""
+    return translate_spans(formula, dr, dc, spans)[0]
+
+
+def translate_spans(formula: str, dr: int, dc: int, spans: Spans | None = None) -> tuple[str, Spans]:
+    """:func:`translate`, also answering the new formula's reference spans."""
+    if spans is None:
+        spans = reference_spans(formula)
+    if dr == 0 and dc == 0:
+        return formula, spans
+
+    def moved(text: str) -> str | None:
+        m = _REF_RE.fullmatch(text)
+        if not m:
+            return None
+        area = _translate_area(m.group("area"), dr, dc)
+        return REF_ERROR if area is None else (m.group("prefix") or "") + area
+
+    return _replace(formula, spans, moved)
+
+
+def rewrite(formula: str, host: str, target: str | None, change: Change, spans: Spans | None = None) -> str:
+    """``formula`` (living on sheet ``host``) after ``change`` to sheet ``target``."""
+    return rewrite_spans(formula, host, target, change, spans)[0]
+
+
+def rewrite_spans(formula: str, host: str, target: str | None, change: Change, spans: Spans | None = None) -> tuple[str, Spans]:
+    """:func:`rewrite`, also answering the new formula's reference spans (from ``spans`` when
+    given, so that nothing is re-parsed)."""
+    if spans is None:
+        spans = reference_spans(formula)
+    if not spans:
+        return formula, spans
+    return _replace(formula, spans, lambda text: rewrite_reference(text, host, target, change))

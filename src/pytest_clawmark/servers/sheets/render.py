@@ -23,9 +23,21 @@ DATETIME_OPTIONS = ("SERIAL_NUMBER", "FORMATTED_STRING")
 
 
 class ErrorValue(str):
-    """A formula error (``#DIV/0!``, ``#REF!``...): rendered as its text, typed as an error."""
+    """A formula error (``#DIV/0!``, ``#REF!``...): rendered as its text, typed as an error.
 
-    __slots__ = ()
+    ``message`` is what Google shows when hovering the cell (``errorValue.message`` of grid
+    data), e.g. why a calculation limit was hit; it defaults to the error's text.
+    """
+
+    message: str
+
+    def __new__(cls, code: str, message: str = "") -> "ErrorValue":
+        self = super().__new__(cls, code)
+        self.message = message or code
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (ErrorValue, (str(self), self.message))
 
 
 Value = Scalar | ErrorValue | None
@@ -152,7 +164,7 @@ def extended_value(value: Value) -> dict[str, Any] | None:
     if value is None:
         return None
     if isinstance(value, ErrorValue):
-        return {"errorValue": {"type": _ERROR_TYPES.get(str(value), "ERROR"), "message": str(value)}}
+        return {"errorValue": {"type": _ERROR_TYPES.get(str(value), "ERROR"), "message": value.message}}
     if isinstance(value, bool):
         return {"boolValue": value}
     if isinstance(value, (int, float)):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import work
 from .a1 import parse_a1
 from .errors import invalid
 from .render import extended_value, format_type, formatted
@@ -70,8 +71,11 @@ def cell_data(ss: Spreadsheet, sheet: Sheet, row: int, col: int) -> dict[str, An
 def grid_data(ss: Spreadsheet, sheet: Sheet, row0: int, col0: int, row1: int, col1: int) -> dict[str, Any]:
     """A ``GridData`` block for a rectangle, trimmed after its last filled row and cell."""
     found: dict[int, set[int]] = {}
+    work.charge(min((row1 - row0) * (col1 - col0), len(sheet.cells)) * 2 * work.WORK_CELL_READ)
     for r, c, _ in sheet.cells_in(row0, col0, row1, col1):
         found.setdefault(r, set()).add(c)
+    if found:
+        work.charge(max(found) - row0 + 1 + sum(max(cols) - col0 + 1 for cols in found.values()))  # the answer's size, gaps included
     out: dict[str, Any] = {}
     if row0:
         out["startRow"] = row0

@@ -11,6 +11,10 @@ Design choices, and why:
 * **Deterministic identity**: spreadsheet ids and sheetIds are derived by hashing per-world
   counters, and times come from an injected (in-universe) clock, so the same seed and the same
   agent actions give byte-identical snapshots across runs.
+* **Values are computed when a change is committed**, inside the recalculation budget (see
+  :mod:`.calc`), and the world's storage quota (:mod:`.quota`) is checked against them: a
+  committed version is always within the limits, and reading it — an agent's ``values.get``, a
+  checker, a snapshot — never computes anything.
 """
 
 from __future__ import annotations
@@ -23,16 +27,16 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
-from . import refs
-from .a1 import MAX_COLUMNS, MAX_ROWS, A1Ref, cell_name, format_range, parse_a1, parse_cell_name
+from . import refs, work
+from .a1 import A1Ref, cell_name, format_range, parse_a1, parse_cell_name
 from .cells import Cell
+from .complexity import check_formula, measure
 from .errors import invalid, not_found
+from .limits import MAX_CELL_CHARS, MAX_CELLS, MAX_COLUMNS, MAX_ROWS, MAX_SHEETS
+from .quota import Quota, usage
 
 if TYPE_CHECKING:
     from .calc import Calculator, Key
-
-MAX_CELLS = 10_000_000
-"""Google's limit on the cells (grid size, filled or not) of one spreadsheet."""
 
 DEFAULT_ROWS = 1000
 DEFAULT_COLUMNS = 26
@@ -118,6 +122,7 @@ class Spreadsheet:
     _changed: "set[Key] | None" = field(default=None, repr=False, compare=False)
 
     def clone(self) -> "Spreadsheet":
+        work.charge(sum(len(s.cells) for s in self.sheets) // 50)  # a dict copy: about 20 ns a cell
         copy = Spreadsheet(
             self.id,
             self.title,
@@ -196,6 +201,10 @@ class Spreadsheet:
                 f"This action would increase the number of cells in the workbook above the limit of {MAX_CELLS} cells."
             )
 
+    def check_sheet_limit(self, extra: int = 1) -> None:
+        if len(self.sheets) + extra > MAX_SHEETS:
+            raise invalid(f"A spreadsheet may have at most {MAX_SHEETS} sheets.")
+
     def ensure_grid(self, sheet: Sheet, rows: int, cols: int) -> None:
         """Grow ``sheet`` to at least rows × cols (append and admin writes grow the grid)."""
         rows, cols = max(rows, sheet.row_count), max(cols, sheet.column_count)
@@ -219,10 +228,16 @@ class Spreadsheet:
             self._changed.add((sheet.sheet_id, row, col))
 
     def set_cell(self, sheet: Sheet, row: int, col: int, cell: Cell | None) -> None:
+        work.charge(work.WORK_CELL_WRITE)
+        if cell is not None and isinstance(cell.value, str) and len(cell.value) > MAX_CELL_CHARS:
+            raise invalid(f"Your input contains more than the maximum of {MAX_CELL_CHARS} characters in a single cell.")
         if cell is not None and cell.formula is not None:
-            normal = refs.normalize(cell.formula)
-            if normal != cell.formula:
-                cell = Cell(formula=normal, fmt=cell.fmt)
+            check_formula(cell.formula, f"formula in {format_range(sheet.title, row, col, row + 1, col + 1)}")
+            work.charge_parse(cell.formula, measure(cell.formula).tokens)
+            spans = cell.refs if cell.refs is not None else refs.reference_spans(cell.formula)
+            normal = refs.normalize(cell.formula)  # same token lengths: the spans still hold
+            if normal != cell.formula or cell.refs is None:
+                cell = Cell(formula=normal, fmt=cell.fmt, refs=spans)
         if cell is None:
             if sheet.cells.pop((row, col), None) is None:
                 return
@@ -231,6 +246,7 @@ class Spreadsheet:
         self._edited(sheet, row, col)
 
     def clear(self, sheet: Sheet, row0: int, col0: int, row1: int, col1: int) -> None:
+        work.charge(min((row1 - row0) * (col1 - col0), len(sheet.cells)))
         for r, c, _ in list(sheet.cells_in(row0, col0, row1, col1)):
             del sheet.cells[(r, c)]
             self._edited(sheet, r, c)
@@ -244,6 +260,18 @@ class Spreadsheet:
 
             self._calc = Calculator(self, self._base, self._changed)
         return self._calc
+
+    @property
+    def has_calc(self) -> bool:
+        """True when this version's values have been (or are being) computed."""
+        return self._calc is not None
+
+    def settle(self) -> None:
+        """Compute every formula value of this version now (within the recalculation budget)."""
+        if self.has_formulas():
+            self.calc.evaluate_all()
+        else:
+            self.invalidate()
 
     def value(self, sheet: Sheet, row: int, col: int) -> Any:
         """The effective value of a cell: its literal, or its formula's result (None: empty)."""
@@ -275,6 +303,7 @@ class Spreadsheet:
         return f"{base}{n}"
 
     def insert_dimension(self, sheet: Sheet, dim: str, start: int, end: int) -> None:
+        work.charge(len(sheet.cells) * work.WORK_CELL_MOVE)
         n = end - start
         if dim == ROWS:
             self.check_cell_limit(n * sheet.column_count)
@@ -291,6 +320,7 @@ class Spreadsheet:
         self._rewrite(sheet, refs.Shift(dim, start, n, inserted=True))
 
     def delete_dimension(self, sheet: Sheet, dim: str, start: int, end: int) -> None:
+        work.charge(len(sheet.cells) * work.WORK_CELL_MOVE)
         n = end - start
         if dim == ROWS:
             sheet.cells = {
@@ -312,6 +342,7 @@ class Spreadsheet:
         extra = rows * cols - sheet.row_count * sheet.column_count
         if extra > 0:
             self.check_cell_limit(extra)
+        work.charge(len(sheet.cells) * work.WORK_CELL_MOVE)
         sheet.row_count, sheet.column_count = rows, cols
         sheet.cells = {(r, c): v for (r, c), v in sheet.cells.items() if r < rows and c < cols}
         self.invalidate()
@@ -331,12 +362,18 @@ class Spreadsheet:
         self.invalidate()
         target_title = target.title if target else None
         for s in self.sheets:
+            work.charge(len(s.cells))
             for key, cell in list(s.cells.items()):
                 if cell.formula is None:
                     continue
-                new = refs.rewrite(cell.formula, s.title, target_title, change)
-                if new != cell.formula:
-                    s.cells[key] = Cell(formula=new, fmt=cell.fmt)
+                spans = cell.refs
+                if spans is None:  # restored from a snapshot: parsed once, then kept
+                    work.charge_parse(cell.formula, measure(cell.formula).tokens)
+                    spans = refs.reference_spans(cell.formula)
+                work.charge(1 + 2 * len(spans))
+                new, new_spans = refs.rewrite_spans(cell.formula, s.title, target_title, change, spans)
+                if new != cell.formula or cell.refs is None:
+                    s.cells[key] = Cell(formula=new, fmt=cell.fmt, refs=new_spans)
 
 
 class Store:
@@ -347,6 +384,7 @@ class Store:
         self.seq = 0
         self.seed = seed
         self._clock = clock
+        self.quota = Quota()
 
     # -- time and identity -------------------------------------------------------------------
     def now(self) -> datetime:
@@ -392,6 +430,7 @@ class Store:
         spreadsheet before it becomes visible; if it raises, nothing (not even the id counter)
         has changed.
         """
+        self.quota.check_new_file(len(self.spreadsheets))
         seq = self.seq
         stamp = rfc3339(self.now())
         ss = Spreadsheet(self.new_id(), title, [], stamp, stamp, locale=locale, time_zone=time_zone, clock=self.now)
@@ -401,13 +440,17 @@ class Store:
                     sheet.sheet_id = ss.new_sheet_id()
                 ss.sheets.append(sheet)
             ss.check_cell_limit(0)
+            ss.check_sheet_limit(0)
             if fill is not None:
                 fill(ss)
                 ss.invalidate()
+            ss.settle()
+            used = self.quota.admit(ss.id, ss)
         except BaseException:
             self.seq = seq
             raise
         self.spreadsheets[ss.id] = ss
+        self.quota.record(ss.id, used)
         return ss
 
     @contextmanager
@@ -416,11 +459,15 @@ class Store:
         draft = self.get(spreadsheet_id).clone()
         yield draft
         draft.modified = rfc3339(self.now())
+        draft.settle()
+        used = self.quota.admit(spreadsheet_id, draft)
         self.spreadsheets[spreadsheet_id] = draft
+        self.quota.record(spreadsheet_id, used)
 
     def delete(self, spreadsheet_id: str) -> None:
         self.get(spreadsheet_id)
         del self.spreadsheets[spreadsheet_id]
+        self.quota.forget(spreadsheet_id)
 
     # -- evidence ----------------------------------------------------------------------------
     def snapshot(self) -> dict[str, Any]:
@@ -511,3 +558,7 @@ class Store:
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise invalid(f"malformed snapshot: {exc}") from None
         self.spreadsheets, self.seq, self.seed = spreadsheets, seq, seed
+        self.quota.reset()
+        for ss in spreadsheets.values():
+            ss.settle()
+            self.quota.record(ss.id, usage(ss))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import bisect
 from typing import Any, Literal
 
+from . import work
 from .a1 import A1Ref, col_letters, format_range, parse_a1
 from .cells import InputOption, check_json_scalar, make_cell
 from .errors import invalid
@@ -37,6 +38,7 @@ def read_matrix(
     dropped; empty cells in the middle are ``""`` and empty rows in the middle are ``[]``.
     """
     found: dict[int, dict[int, Any]] = {}
+    work.charge(min((row1 - row0) * (col1 - col0), len(sheet.cells)) * work.WORK_CELL_READ)  # scanned, rendered
     for r, c, cell in sheet.cells_in(row0, col0, row1, col1):
         if cell.formula is not None and option == "FORMULA":
             shown: Any = cell.formula  # no need to compute what will not be shown
@@ -50,14 +52,18 @@ def read_matrix(
             found.setdefault(c - col0, {})[r - row0] = shown
     if not found:
         return []
+    work.charge(max(found) + 1 + sum(max(line) + 1 for line in found.values()))  # the answer's size, gaps included
     out: list[list[Any]] = []
-    for i in range(max(found) + 1):
-        line = found.get(i)
-        if not line:
-            out.append([])
-            continue
+    for i in sorted(found):
+        out.extend([_GAP] * (i - len(out)))
+        line = found[i]
         out.append([line.get(j, "") for j in range(max(line) + 1)])
     return out
+
+
+_GAP: list[Any] = []
+"""Every empty row between filled ones is this one list, never changed: two cells ten million rows
+apart make an answer of ten million rows (as Google's), which then costs pointers, not lists."""
 
 
 def get_values(
@@ -178,6 +184,7 @@ def find_table(sheet: Sheet, row0: int, col0: int, row1: int, col1: int, anchor_
     columns unless the range is a single cell (then it only says where to start looking).
     """
     lo_c, hi_c = (0, sheet.column_count) if anchor_only else (col0, col1)
+    work.charge(len(sheet.cells))
     rows_by_col: dict[int, list[int]] = {}
     cols_by_row: dict[int, list[int]] = {}
     first: tuple[int, int] | None = None
