@@ -88,3 +88,7 @@ def make_task(pytester: pytest.Pytester, name: str, source: str) -> Path:
 
 def read_json(path: Path) -> dict[str, Any]:
     return json.loads(Path(path).read_text())
+
+# tests/upstream_fixtures/ holds task folders in the upstream ClawMark format (written for these
+# tests): data for the loader's tests, never part of the suite itself.
+collect_ignore.append("upstream_fixtures")
