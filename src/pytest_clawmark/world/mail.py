@@ -23,11 +23,12 @@ from datetime import datetime
 from email.utils import parseaddr
 from typing import Any, Union
 
+from ..servers.mail import limits
 from ..servers.mail.delivery import OUTSIDE, SENT_LEDGER, Directory, Postmaster
 from ..servers.mail.imap import ImapServer, start_imap
-from ..servers.mail.message import Attachment, AttachmentSpec, Message, build_message, parse_message
+from ..servers.mail.message import Attachment, AttachmentSpec, Message, ParsedMessages, build_message
 from ..servers.mail.smtp import SmtpServer, SubmissionHandler, start_smtp
-from ..servers.mail.store import MailStore
+from ..servers.mail.store import MailStore, StoredMessage
 from .service import Person, Service
 
 __all__ = ["AmbiguousMail", "Attachment", "MailNotFound", "MailService", "Message"]
@@ -89,6 +90,7 @@ class MailService(Service):
         self._postmaster = Postmaster(self._store, Directory.of(p.email for p in people))
         self._domain = ctx.user.email.rpartition("@")[2] or "clawmark.local"
         self._deliveries = 0  # admin deliveries so far: names default Message-IDs
+        self._parsed = ParsedMessages()  # checker reads and snapshots parse each message once
         handler = SubmissionHandler(
             self._postmaster, passwords, clock=self._now, audit=self._record, domain=self._domain
         )
@@ -96,7 +98,7 @@ class MailService(Service):
         async def start() -> None:
             await self._store.setup()
             await self._store.create_folders(ctx.user.email, USER_FOLDERS)
-            self._imap = await start_imap(self._store, self._record)
+            self._imap = await start_imap(self._store, self._record, self._now)
             self._smtp = await start_smtp(handler)
 
         ctx.loop.call(start)
@@ -146,7 +148,9 @@ class MailService(Service):
             f"- IMAP4rev1: `127.0.0.1:{self.imap_port}` (`$CLAWMARK_IMAP_URL`, `$CLAWMARK_IMAP_HOST`, "
             "`$CLAWMARK_IMAP_PORT`), with IDLE; folders INBOX, Sent, Drafts, Trash.\n"
             f"- SMTP submission: `127.0.0.1:{self.smtp_port}` (`$CLAWMARK_SMTP_URL`, `$CLAWMARK_SMTP_HOST`, "
-            "`$CLAWMARK_SMTP_PORT`); log in first (AUTH PLAIN/LOGIN), send as your own address.\n"
+            "`$CLAWMARK_SMTP_PORT`); log in first (AUTH PLAIN/LOGIN), send as your own address "
+            "(envelope sender, `From:` and `Sender:`); messages up to "
+            f"{limits.MAX_MESSAGE_BYTES // limits.MIB} MiB, {limits.MAX_RECIPIENTS} recipients.\n"
             f"- Login `{user}` (`$CLAWMARK_MAIL_USER`), password in `$CLAWMARK_MAIL_PASSWORD`.\n"
             "- Plain connections, no TLS/STARTTLS (loopback only). Mail you send is filed in `Sent`.\n\n"
             "```python\n"
@@ -270,10 +274,14 @@ class MailService(Service):
         return login
 
     def _read(self, account: str, folder: str) -> list[Message]:
-        stored = self.ctx.loop.call(lambda: self._store.messages(account, folder))
+        """A folder's messages, parsed in the caller's thread (never on the world's loop) and
+        cached by maildir key (a second read of an unchanged folder parses nothing)."""
+        return self._parse(account, folder, self.ctx.loop.call(lambda: self._store.messages(account, folder)))
+
+    def _parse(self, account: str, folder: str, stored: list[StoredMessage]) -> list[Message]:
         label = {OUTSIDE: "outside", SENT_LEDGER: "sent"}.get(account, account)
         return [
-            parse_message(m.raw, mailbox=label, folder=folder, uid=m.uid, flags=m.flags, internal_date=m.internal_date)
+            self._parsed.get(m.key, m.raw, mailbox=label, folder=folder, uid=m.uid, flags=m.flags, internal_date=m.internal_date)
             for m in stored
         ]
 
@@ -361,17 +369,28 @@ class MailService(Service):
         return sorted(self._postmaster.directory.logins.values(), key=str.lower)
 
     def snapshot(self) -> dict[str, Any]:
+        """Every account's folders, the catch-all and the sent ledger, read in one visit to the
+        world's loop (a consistent state, and one hand-off instead of one per folder)."""
         limit = self.SNAPSHOT_INLINE_LIMIT
-        accounts: dict[str, dict[str, Any]] = {}
-        for account in self._accounts():
-            accounts[account] = {
-                folder: [m.to_json(inline_limit=limit) for m in self._read(account, folder)]
-                for folder in self.folders(account)
-            }
+        people = self._accounts()
+
+        async def read_all() -> dict[str, dict[str, list[StoredMessage]]]:
+            out: dict[str, dict[str, list[StoredMessage]]] = {}
+            for account in people:
+                out[account] = {folder: await self._store.messages(account, folder) for folder in await self._store.folders(account)}
+            for account in (OUTSIDE, SENT_LEDGER):
+                out[account] = {"INBOX": await self._store.messages(account, "INBOX")}
+            return out
+
+        stored = self.ctx.loop.call(read_all)
+        accounts = {
+            account: {folder: [m.to_json(inline_limit=limit) for m in self._parse(account, folder, found)] for folder, found in stored[account].items()}
+            for account in people
+        }
         return {
             "accounts": accounts,
-            "outside": [m.to_json(inline_limit=limit) for m in self.outside()],
-            "sent": [m.to_json(inline_limit=limit) for m in self.sent()],
+            "outside": [m.to_json(inline_limit=limit) for m in self._parse(OUTSIDE, "INBOX", stored[OUTSIDE]["INBOX"])],
+            "sent": [m.to_json(inline_limit=limit) for m in self._parse(SENT_LEDGER, "INBOX", stored[SENT_LEDGER]["INBOX"])],
             "counters": {"deliveries": self._deliveries, "submissions": self._postmaster.submissions},
         }
 
@@ -385,8 +404,8 @@ class MailService(Service):
         for account in [*self._accounts(), OUTSIDE, SENT_LEDGER]:
             folders = self.folders(account) if account not in (OUTSIDE, SENT_LEDGER) else ["INBOX"]
             for folder in folders:
-                for m in self._read(account, folder):
-                    by_hash[hashlib.sha256(m.raw).hexdigest()] = m.raw
+                for stored in self.ctx.loop.call(lambda: self._store.messages(account, folder)):  # noqa: B023
+                    by_hash[hashlib.sha256(stored.raw).hexdigest()] = stored.raw
 
         def raw_of(entry: dict[str, Any]) -> bytes:
             if "raw_base64" in entry:
@@ -418,6 +437,7 @@ class MailService(Service):
                 await self._store.append(account, folder, raw, when=when, flags=flags)
 
         self.ctx.loop.call(go)
+        self._parsed.clear()  # every message has a new maildir key now
         counters = data.get("counters", {})
         self._deliveries = int(counters.get("deliveries", 0))
         self._postmaster.submissions = int(counters.get("submissions", len(data.get("sent", []))))

@@ -13,11 +13,10 @@ import hashlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from email.parser import BytesHeaderParser
-from email.policy import default as default_policy
 from email.utils import format_datetime
 
 from .message import AUTHENTICATED_AS, ENVELOPE_FROM, ENVELOPE_TO
+from .screening import Screened
 from .store import MailStore
 
 __all__ = ["OUTSIDE", "SENT_LEDGER", "SENT_FOLDER", "Directory", "Postmaster"]
@@ -55,6 +54,12 @@ class Postmaster:
         self.directory = directory
         self.submissions = 0  # SMTP messages accepted so far (names default Message-IDs)
 
+    def copies(self, recipients: Iterable[str], login: str) -> int:
+        """How many copies :meth:`submit` stores: the ledger's, the sender's ``Sent`` folder's
+        (for people of the world) and one per distinct recipient."""
+        distinct = {r.strip().lower() for r in recipients if r.strip()}
+        return 1 + (1 if self.directory.login_of(login) else 0) + len(distinct)
+
     async def deliver(
         self, raw: bytes, recipients: Iterable[str], *, when: datetime, return_path: str = ""
     ) -> list[tuple[str, str, int]]:
@@ -80,19 +85,22 @@ class Postmaster:
         return await self.store.append(sender_login, SENT_FOLDER, raw, when=when, flags=("\\Seen",))
 
     async def submit(
-        self, raw: bytes, *, mail_from: str, rcpt_tos: list[str], login: str, when: datetime, domain: str
+        self, raw: bytes, screened: Screened, *, mail_from: str, rcpt_tos: list[str], login: str, when: datetime, domain: str
     ) -> tuple[str, bytes]:
         """Accept a message the agent submitted over SMTP; returns ``(message_id, stored bytes)``.
 
-        Like a submission server (RFC 6409 §8), adds ``Date`` and ``Message-ID`` when missing —
-        from the in-universe clock and a counter, so reruns produce the same bytes.
+        ``screened`` is what :func:`.screening.screen` found in ``raw``. Like a submission server
+        (RFC 6409 §8), adds ``Date`` and ``Message-ID`` when missing — from the in-universe clock
+        and a counter, so reruns produce the same bytes — and ``From`` (the authenticated
+        address), so that every delivered message names its author.
         """
         self.submissions += 1
-        headers = BytesHeaderParser(policy=default_policy).parsebytes(raw)
         added = b""
-        if headers.get("date") is None:
+        if not screened.has_from:
+            added += _trace("From", login)
+        if not screened.has_date:
             added += _trace("Date", format_datetime(when))
-        message_id = str(headers.get("message-id") or "").strip()
+        message_id = screened.message_id
         if not message_id:
             digest = hashlib.sha256(raw).hexdigest()[:12]
             message_id = f"<sent-{self.submissions}.{digest}@{domain}>"

@@ -1,4 +1,4 @@
-"""pymap's IMAP4rev1 server, hosted on a world's event loop, with two additions of ours.
+"""pymap's IMAP4rev1 server, hosted on a world's event loop, with additions of ours.
 
 1. **One write per response.** pymap writes a response in pieces (every untagged line, every
    literal, the tagged line: one ``transport.write`` each). A client that reads with a
@@ -22,39 +22,61 @@
 
 4. **Names that cannot hang the loop.** See :mod:`.modutf7` (installed on import).
 
+5. **Limits** (:mod:`.limits`): commands are read within a byte budget and vetted before pymap
+   parses or runs them (:mod:`.commandguard`: ``BAD [TOOBIG]``/``BAD [LIMIT]``/``BAD``); APPENDed
+   messages are screened like SMTP submissions (:mod:`.screening`, ``NO [LIMIT]``); APPEND and COPY
+   respect the world's store quota (``NO [OVERQUOTA]``), CREATE the folder count (``NO [LIMIT]``).
+   LIST patterns and sequence sets are evaluated without super-linear work (:mod:`.listpattern`,
+   :mod:`.seqsets`); message parsing happens once per load, off the loop when large
+   (:mod:`.rawmaildir`). Responses are written in one piece up to 1 MiB, then streamed.
+
 Everything else (parsing, state machine, maildir storage, MOVE, IDLE) is pymap's own.
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import io
 import logging
 from collections.abc import Callable, Iterable
 from contextlib import AsyncExitStack, closing
 from dataclasses import dataclass, field
-from email.parser import BytesHeaderParser
-from email.policy import default as default_policy
+from datetime import datetime
 from typing import Any
 
 from proxyprotocol.reader import ProxyProtocolReader
 from proxyprotocol.sock import SocketInfo
 from pymap.context import connection_exit, current_command
-from pymap.imap import IMAPConnection, IMAPServer
+from pymap.imap import IMAPServer
 from pymap.imap.state import ConnectionState
 from pymap.parsing.command import Command
-from pymap.parsing.command.auth import CreateCommand, RenameCommand
+from pymap.parsing.command.auth import AppendCommand, CreateCommand, RenameCommand
 from pymap.parsing.command.select import CopyCommand, MoveCommand
+from pymap.parsing.commands import InvalidCommand
 from pymap.parsing.message import AppendMessage
-from pymap.parsing.response import CommandResponse, Response, ResponseCode, ResponseNo, ResponseOk, UntaggedResponse
+from pymap.parsing.response import (
+    CommandResponse,
+    Response,
+    ResponseBad,
+    ResponseCode,
+    ResponseNo,
+    ResponseOk,
+    UntaggedResponse,
+)
 from pymap.parsing.response.code import CopyUid
 from pymap.parsing.specials import FetchRequirement
 
 from ...world.loop import bind_loopback
-from . import modutf7
-from .store import MailStore
+from . import limits, listpattern, modutf7, seqsets
+from .commandguard import GuardedReading, RefusedCommand
+from .rawmaildir import stored_bytes
+from .screening import MessageRefused, header_summary, screen_off_loop
+from .store import MailStore, Usage
 
 modutf7.install()
+listpattern.install()
+seqsets.install()
 
 __all__ = ["AuditCallback", "ClawmarkConnectionState", "ImapServer", "OneWriteConnection", "start_imap"]
 
@@ -64,7 +86,10 @@ AuditCallback = Callable[[str, str, str, str], None]
 _log = logging.getLogger(__name__)
 
 
-MAX_MAILBOX_NAME = 200
+MAX_MAILBOX_NAME = limits.MAX_MAILBOX_NAME_BYTES
+RESPONSE_CHUNK_BYTES = 1024 * 1024
+"""Responses up to this size leave in one write (what IDLE clients need); larger ones (a FETCH of
+many bodies) are streamed in pieces of about this size, so memory stays bounded."""
 
 
 def invalid_mailbox_name(name: str) -> str | None:
@@ -93,9 +118,22 @@ def mailbox_arguments(cmd: Command) -> list[str]:
 
 
 class ClawmarkConnectionState(ConnectionState):
-    """pymap's connection state with the mailbox fixes listed in the module docstring."""
+    """pymap's connection state with the mailbox fixes and limits listed in the module docstring.
+
+    ``store`` answers quota questions; ``clock`` dates APPENDed messages that carry no date (the
+    in-universe time, never the wall clock).
+    """
+
+    def __init__(self, login: Any, config: Any, *, store: MailStore, clock: Callable[[], datetime]) -> None:
+        super().__init__(login, config)
+        self.store = store
+        self.clock = clock
 
     async def do_command(self, cmd: Command) -> CommandResponse:
+        if isinstance(cmd, RefusedCommand):
+            return ResponseBad(cmd.tag, cmd.text, ResponseCode.of(cmd.code) if cmd.code else None)
+        if isinstance(cmd, InvalidCommand) and cmd.parse_exc is not None and cmd.parse_exc.code is not None:
+            return ResponseBad(cmd.tag, cmd.message, cmd.parse_exc.code)  # e.g. [TOOBIG] for a literal
         # The maildir++ layout maps a name to a directory ``.`` + levels joined by ``.``: the
         # empty name is the account's root (DELETE "" would wipe every folder) and a ``.``
         # inside a level aliases another folder. Refuse such names before pymap sees them.
@@ -105,6 +143,31 @@ class ClawmarkConnectionState(ConnectionState):
                 if problem:
                     return ResponseNo(cmd.tag, problem.encode(), ResponseCode.of(b"CANNOT"))
         return await super().do_command(cmd)
+
+    def _over_quota(self, tag: bytes, messages: list[bytes]) -> ResponseNo | None:
+        more = Usage()
+        for raw in messages:
+            more = more + Usage.of(raw)
+        problem = self.store.usage().refusal(more)
+        if problem is None:
+            return None
+        return ResponseNo(tag, f"Over quota: {problem}.".encode(), ResponseCode.of(b"OVERQUOTA"))
+
+    async def do_append(self, cmd: AppendCommand) -> Any:
+        if cmd.cancelled or cmd.error:
+            return await super().do_append(cmd)
+        for message in cmd.messages:
+            try:
+                await screen_off_loop(bytes(message.literal))
+            except MessageRefused as refused:
+                text = f"Message refused: {refused.problem}."
+                return ResponseNo(cmd.tag, text.encode("ascii", "replace"), ResponseCode.of(b"LIMIT")), None
+        over = self._over_quota(cmd.tag, [bytes(m.literal) for m in cmd.messages])
+        if over is not None:
+            return over, None
+        now = self.clock()
+        cmd.messages = [m if m.when is not None else dataclasses.replace(m, when=now) for m in cmd.messages]
+        return await super().do_append(cmd)
 
     async def _folders(self) -> set[str]:
         """Folders that exist (LIST also shows implied parents as ``\\Noselect``)."""
@@ -117,6 +180,9 @@ class ClawmarkConnectionState(ConnectionState):
         if name in folders:
             return ResponseNo(cmd.tag, b"Mailbox already exists.", ResponseCode.of(b"ALREADYEXISTS")), None
         parts = name.split("/")
+        too_many = self._too_many_folders(cmd.tag, folders, name)
+        if too_many is not None:
+            return too_many, None
         for i in range(1, len(parts)):  # RFC 3501 6.3.3: create superior names as needed
             parent = "/".join(parts[:i])
             if parent not in folders:
@@ -129,7 +195,20 @@ class ClawmarkConnectionState(ConnectionState):
             return ResponseNo(cmd.tag, b"Mailbox does not exist.", ResponseCode.of(b"NONEXISTENT")), None
         if cmd.to_mailbox in folders:
             return ResponseNo(cmd.tag, b"Mailbox already exists.", ResponseCode.of(b"ALREADYEXISTS")), None
+        too_many = self._too_many_folders(cmd.tag, folders - {cmd.from_mailbox}, cmd.to_mailbox)
+        if too_many is not None:
+            return too_many, None
         return await super().do_rename(cmd)
+
+    @staticmethod
+    def _too_many_folders(tag: bytes, folders: set[str], name: str) -> ResponseNo | None:
+        """``NO [LIMIT]`` if creating ``name`` and its missing parents would exceed the limit."""
+        parts = name.split("/")
+        new = {"/".join(parts[:i]) for i in range(1, len(parts) + 1)} - folders - {"INBOX"}
+        if len(folders - {"INBOX"}) + len(new) <= limits.MAX_FOLDERS_PER_ACCOUNT:
+            return None
+        text = f"An account holds at most {limits.MAX_FOLDERS_PER_ACCOUNT} folders."
+        return ResponseNo(tag, text.encode(), ResponseCode.of(b"LIMIT"))
 
     async def do_move(self, cmd: MoveCommand) -> Any:
         if cmd.mailbox == str(self.selected.lookup):
@@ -144,18 +223,26 @@ class ClawmarkConnectionState(ConnectionState):
         for _, msg in found:
             if msg.expunged:
                 continue
-            loaded = await msg.load_content(FetchRequirement.CONTENT)
+            raw = stored_bytes(msg)
+            if raw is None:
+                loaded = await msg.load_content(FetchRequirement.CONTENT)
+                raw = bytes(loaded)
             sources.append(msg.uid)
-            appends.append(AppendMessage(bytes(loaded), msg.internal_date, frozenset(msg.permanent_flags)))
+            appends.append(AppendMessage(raw, msg.internal_date, frozenset(msg.permanent_flags)))
         if not appends:
             return ResponseOk(cmd.tag, cmd.command + b" completed."), None
+        over = self._over_quota(cmd.tag, [bytes(a.literal) for a in appends])
+        if over is not None:
+            return over, None
         append_uid, updates = await self.session.append_messages(cmd.mailbox, appends, selected=selected)
         copy_uid = CopyUid(append_uid.validity, zip(sources, sorted(append_uid.uids)))
         return ResponseOk(cmd.tag, cmd.command + b" completed.", copy_uid), updates
 
 
-class OneWriteConnection(IMAPConnection):
-    """An :class:`IMAPConnection` that sends every response in a single write and audits it."""
+class OneWriteConnection(GuardedReading):
+    """pymap's ``IMAPConnection`` that reads commands within the limits
+    (:class:`~.commandguard.GuardedReading`), sends every response in a single write (streamed
+    above :data:`RESPONSE_CHUNK_BYTES`) and audits it."""
 
     def __init__(self, *args: Any, audit: AuditCallback, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -168,13 +255,19 @@ class OneWriteConnection(IMAPConnection):
 
     async def _send(self, responses: Iterable[Response]) -> bytes:
         buffer = io.BytesIO()
+        sent = b""
         for resp in responses:
             await resp.async_write(buffer)  # runs FETCH's content-loading hooks, then renders
+            if buffer.tell() > RESPONSE_CHUNK_BYTES:  # a huge FETCH: stream it
+                self.writer.write(buffer.getvalue())
+                await self.writer.drain()
+                sent = sent or buffer.getvalue()[:1024]
+                buffer = io.BytesIO()
         data = buffer.getvalue()
         if data:
             self.writer.write(data)
             await self.writer.drain()
-        return data
+        return sent + data if sent else data
 
     async def write_response(self, resp: Response) -> None:
         try:
@@ -226,6 +319,11 @@ def _search_key(key: Any) -> str:
     return text
 
 
+AUDIT_HEADER_BYTES = 16 * 1024
+"""How much of an APPENDed message the audit reads for its subject (the audit runs on the loop,
+even for a refused message)."""
+
+
 def describe(cmd: Command, state: ConnectionState) -> tuple[str, str, str]:
     """``(operation, target, summary)`` of a command, never including a password or a body."""
     name = _text(cmd.command)
@@ -263,8 +361,8 @@ def describe(cmd: Command, state: ConnectionState) -> tuple[str, str, str]:
         parts.append(" ".join(sorted(_search_key(k) for k in cmd.keys)))  # type: ignore[attr-defined]
     if name == "APPEND":
         for message in getattr(cmd, "messages", ()):
-            headers = BytesHeaderParser(policy=default_policy).parsebytes(message.literal)
-            parts.append(f"{len(message.literal)} bytes, subject {str(headers.get('subject', ''))!r}")
+            _, subject = header_summary(bytes(message.literal[:AUDIT_HEADER_BYTES]))
+            parts.append(f"{len(message.literal)} bytes, subject {subject!r}")
     summary = " ".join(p for p in parts if p)
     if user:
         summary = f"as {user}" + (f": {summary}" if summary else "")
@@ -275,14 +373,25 @@ class AuditedImapServer(IMAPServer):
     """pymap's connection factory, making :class:`OneWriteConnection` and tracking connections
     so that :meth:`ImapServer.close` can end them."""
 
-    def __init__(self, store: MailStore, audit: AuditCallback) -> None:
+    def __init__(self, store: MailStore, audit: AuditCallback, clock: Callable[[], datetime]) -> None:
         super().__init__(store.login, store.config)
+        self.store = store
         self.audit = audit
+        self.clock = clock
         self.writers: set[asyncio.StreamWriter] = set()
 
     async def __call__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, sock_info: SocketInfo) -> None:
+        if len(self.writers) >= limits.MAX_IMAP_CONNECTIONS:  # RFC 3501 7.1.5: BYE as the greeting
+            text = f"* BYE [UNAVAILABLE] Too many connections (at most {limits.MAX_IMAP_CONNECTIONS} at once).\r\n"
+            writer.write(text.encode())
+            self.audit("IMAP CONNECT", "", "refused: too many connections", "BYE")
+            try:
+                await writer.drain()
+            finally:
+                writer.close()
+            return
         conn = OneWriteConnection(self.commands, self._config, reader, writer, sock_info, audit=self.audit)
-        state = ClawmarkConnectionState(self._login, self._config)
+        state = ClawmarkConnectionState(self._login, self._config, store=self.store, clock=self.clock)
         self.writers.add(writer)
         try:
             async with AsyncExitStack() as stack:
@@ -315,10 +424,11 @@ class ImapServer:
         await self.server.wait_closed()
 
 
-async def start_imap(store: MailStore, audit: AuditCallback) -> ImapServer:
-    """Listen on an ephemeral loopback port; call on the world's loop."""
+async def start_imap(store: MailStore, audit: AuditCallback, clock: Callable[[], datetime]) -> ImapServer:
+    """Listen on an ephemeral loopback port; call on the world's loop. ``clock`` is the
+    in-universe time (the date of APPENDed messages that name none)."""
     sock = bind_loopback()
-    handler = AuditedImapServer(store, audit)
+    handler = AuditedImapServer(store, audit, clock)
     callback = ProxyProtocolReader(store.config.proxy_protocol).get_callback(handler)
-    server = await asyncio.start_server(callback, sock=sock)
+    server = await asyncio.start_server(callback, sock=sock, limit=limits.MAX_COMMAND_LINE_BYTES)
     return ImapServer(server, handler, sock.getsockname()[1])

@@ -6,9 +6,14 @@ Policy (what a real submission server on port 587 does, minus TLS on loopback):
   refused** with ``530 5.7.0``, so every message is attributable to an account;
 * the envelope sender must be the authenticated address (``553 5.7.1`` otherwise): the agent
   cannot send as a colleague;
+* so must every address in the ``From:`` field, and in ``Sender:`` if there is one
+  (``550 5.7.60``, Exchange's "client does not have permissions to send as this sender"), so
+  checkers may trust ``From:`` on everything delivered; a message without ``From:`` gets one;
 * any syntactically valid recipient is accepted (people of the world get it in their INBOX,
   everyone else in the catch-all, see :mod:`.delivery`); at most 100 recipients;
-* content is stored as received, even malformed MIME (mail servers do not police MIME);
+* content is stored as received, even malformed MIME (mail servers do not police MIME), within
+  the limits of :mod:`.limits`, checked by :mod:`.screening` in a worker thread (``552 5.3.4``
+  for size, ``554 5.6.0`` for structure) and within the world's store quota (``552 5.3.1``);
   ``Date``/``Message-ID`` are added when missing.
 """
 
@@ -20,21 +25,45 @@ import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from email.parser import BytesHeaderParser
-from email.policy import default as default_policy
 from typing import Any
 
 from aiosmtpd.smtp import SMTP, AuthResult, Envelope, LoginPassword, Session
 
 from ...world.loop import bind_loopback
+from . import limits
 from .delivery import Postmaster
 from .imap import AuditCallback
+from .screening import MessageRefused, Screened, screen_off_loop
+from .smtpdata import BoundedSMTP
+from .store import Usage
 
-__all__ = ["SubmissionHandler", "SmtpServer", "start_smtp", "MAX_RECIPIENTS", "DATA_SIZE_LIMIT"]
+__all__ = ["SubmissionHandler", "SmtpServer", "start_smtp", "sender_problem", "MAX_RECIPIENTS", "DATA_SIZE_LIMIT"]
 
-MAX_RECIPIENTS = 100
-DATA_SIZE_LIMIT = 25 * 1024 * 1024
+MAX_RECIPIENTS = limits.MAX_RECIPIENTS
+DATA_SIZE_LIMIT = limits.MAX_MESSAGE_BYTES
 HOSTNAME = "clawmark.local"
+TRACE_ALLOWANCE = b"X" * 500 + b"\n" * 6
+"""What the trace and added headers of one stored copy may add (quota estimate)."""
+
+
+def sender_problem(screened: Screened, login: str) -> str | None:
+    """Why the message's author fields do not name ``login``, or None (a missing ``From:`` is
+    fine: the server adds one)."""
+    own = login.lower()
+    for field_name, present, addresses in (
+        ("From", screened.has_from, screened.from_addresses),
+        ("Sender", screened.has_sender, screened.sender_addresses),
+    ):
+        if not present:
+            continue
+        others = [a for a in addresses if a.lower() != own]
+        if not addresses or others:
+            shown = ", ".join(others) if others else "no address"
+            return (
+                f"{field_name}: names {shown}, but you are authenticated as {login}; "
+                f"send as your own address only"
+            )
+    return None
 
 
 class _DropLoginDataDeprecation(logging.Filter):
@@ -99,19 +128,44 @@ class SubmissionHandler:
         envelope.rcpt_options.extend(rcpt_options)
         return "250 OK"
 
+    async def handle_exception(self, error: Exception) -> str:
+        """A bug of ours or aiosmtpd's: logged with its traceback, answered as a local error
+        (aiosmtpd's default answer quotes the exception to the client)."""
+        logging.getLogger(__name__).error("SMTP session error", exc_info=error)
+        self.audit("SMTP ERROR", "", f"{type(error).__name__}: {error}"[:200], "451")
+        return "451 4.3.0 Local error in processing"
+
+    def refused_data(self, session: Session, envelope: Envelope, reply: str) -> None:
+        """Audit a DATA phase :class:`.smtpdata.BoundedSMTP` refused before ``handle_DATA``."""
+        self.audit("SMTP DATA", ", ".join(envelope.rcpt_tos), f"as {session.auth_data}: refused: {reply[4:]}", reply[:3])
+
     async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
         raw = envelope.original_content or b""
         login = str(session.auth_data)
         mail_from = envelope.mail_from or ""
-        try:
-            subject = " ".join(str(BytesHeaderParser(policy=default_policy).parsebytes(raw).get("subject", "")).split())
-        except Exception:
-            subject = ""
-        summary = f"as {login}: from {mail_from}; subject {subject!r}; {len(raw)} bytes"
         target = ", ".join(envelope.rcpt_tos)
         try:
+            screened = await screen_off_loop(raw)  # CPU-bound: never on the world's loop
+        except MessageRefused as refused:
+            if refused.too_big:
+                reply = f"552 5.3.4 Message too big for system: {refused.problem}"
+            else:
+                reply = f"554 5.6.0 Message refused: {refused.problem}"
+            self.audit("SMTP DATA", target, f"as {login}: from {mail_from}; {len(raw)} bytes; refused: {refused.problem}", reply[:3])
+            return reply
+        summary = f"as {login}: from {mail_from}; subject {screened.subject!r}; {len(raw)} bytes"
+        forged = sender_problem(screened, login)
+        if forged:
+            self.audit("SMTP DATA", target, f"{summary}; refused: {forged}", "550")
+            return f"550 5.7.60 {forged}"
+        copies = self.postmaster.copies(envelope.rcpt_tos, login)
+        over = self.postmaster.store.usage().refusal(Usage.of(raw + TRACE_ALLOWANCE, copies))
+        if over:
+            self.audit("SMTP DATA", target, f"{summary}; refused: {over}", "552")
+            return f"552 5.3.1 Mail system full: {over}"
+        try:
             message_id, _ = await self.postmaster.submit(
-                raw, mail_from=mail_from, rcpt_tos=list(envelope.rcpt_tos), login=login, when=self.clock(), domain=self.domain
+                raw, screened, mail_from=mail_from, rcpt_tos=list(envelope.rcpt_tos), login=login, when=self.clock(), domain=self.domain
             )
         except Exception:
             logging.getLogger(__name__).exception("mail delivery failed")
@@ -139,14 +193,26 @@ class SmtpServer:
         await self.server.wait_closed()
 
 
+class _TooManyConnections(asyncio.Protocol):
+    """The answer to one connection too many: ``421`` as the greeting (RFC 5321 3.1), then close."""
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        text = f"421 4.7.0 {HOSTNAME} Too many connections (at most {limits.MAX_SMTP_CONNECTIONS} at once), try again later\r\n"
+        transport.write(text.encode())  # type: ignore[attr-defined]
+        transport.close()
+
+
 async def start_smtp(handler: SubmissionHandler) -> SmtpServer:
     """Listen on an ephemeral loopback port; call on the world's loop."""
     loop = asyncio.get_running_loop()
     sock = bind_loopback()
     protocols: "weakref.WeakSet[SMTP]" = weakref.WeakSet()
 
-    def factory() -> SMTP:
-        proto = SMTP(
+    def factory() -> asyncio.Protocol:
+        if sum(1 for p in protocols if p.transport is not None) >= limits.MAX_SMTP_CONNECTIONS:
+            handler.audit("SMTP CONNECT", "", "refused: too many connections", "421")
+            return _TooManyConnections()
+        proto = BoundedSMTP(
             handler,
             hostname=HOSTNAME,  # the default calls socket.getfqdn() per connection
             ident="clawmark ESMTP",
@@ -154,7 +220,7 @@ async def start_smtp(handler: SubmissionHandler) -> SmtpServer:
             authenticator=handler.authenticate,
             data_size_limit=DATA_SIZE_LIMIT,
             enable_SMTPUTF8=True,
-            timeout=300,
+            timeout=limits.SMTP_IDLE_TIMEOUT_S,
             loop=loop,
         )
         protocols.add(proto)

@@ -28,11 +28,15 @@ from pymap.concurrent import Subsystem
 from pymap.exceptions import MailboxNotFound
 from pymap.flags import FlagOp
 from pymap.parsing.message import AppendMessage
-from pymap.parsing.specials import FetchRequirement, SequenceSet
+from pymap.parsing.specials import SequenceSet
 from pymap.parsing.specials.flag import Flag
 from pysasl.hashing import Cleartext
 
-__all__ = ["MailStore", "StoredMessage", "SYSTEM_FLAGS"]
+from . import limits, rawmaildir
+
+rawmaildir.install()
+
+__all__ = ["MailStore", "StoredMessage", "SYSTEM_FLAGS", "Usage"]
 
 SYSTEM_FLAGS = ("\\Answered", "\\Deleted", "\\Draft", "\\Flagged", "\\Seen")
 """The permanent flags the maildir backend keeps (``\\Recent`` is per session, not stored)."""
@@ -60,12 +64,49 @@ class ImapConfig(Config):
 
 @dataclass(frozen=True)
 class StoredMessage:
-    """One message as stored: its UID in the folder, permanent flags, arrival time, raw bytes."""
+    """One message as stored: its UID in the folder, permanent flags, arrival time, raw bytes.
+
+    ``key`` is the maildir file's unique key: the bytes under one key never change (flags live in
+    the file name), so readers may cache what they derive from ``raw`` by key.
+    """
 
     uid: int
     flags: tuple[str, ...]
     internal_date: datetime  # aware, UTC
     raw: bytes
+    key: str = ""
+
+
+@dataclass(frozen=True)
+class Usage:
+    """What mail occupies: RFC 9208's STORAGE (here in bytes) and MESSAGE resources, plus lines
+    and MIME delimiter lines, which is what parsing it costs (see :mod:`.limits`)."""
+
+    bytes: int = 0
+    messages: int = 0
+    lines: int = 0
+    delimiters: int = 0
+
+    @classmethod
+    def of(cls, raw: bytes, copies: int = 1) -> "Usage":
+        """What ``copies`` stored copies of ``raw`` occupy."""
+        delimiters = raw.count(b"\n--") + raw.startswith(b"--")
+        return cls(len(raw) * copies, copies, (raw.count(b"\n") + 1) * copies, delimiters * copies)
+
+    def __add__(self, other: "Usage") -> "Usage":
+        return Usage(self.bytes + other.bytes, self.messages + other.messages, self.lines + other.lines, self.delimiters + other.delimiters)
+
+    def refusal(self, more: "Usage") -> str | None:
+        """Why adding ``more`` to what the store holds (``self``) would exceed its quota, or None."""
+        for used, needed, quota, what in (
+            (self.bytes, more.bytes, limits.STORE_QUOTA_BYTES, "bytes"),
+            (self.messages, more.messages, limits.STORE_QUOTA_MESSAGES, "messages"),
+            (self.lines, more.lines, limits.STORE_QUOTA_LINES, "lines"),
+            (self.delimiters, more.delimiters, limits.STORE_QUOTA_DELIMITERS, "MIME delimiter lines"),
+        ):
+            if used + needed > quota:
+                return f"the world's mail quota of {quota:,} {what} is used up ({used:,} stored, {needed:,} more needed)"
+        return None
 
 
 def _home_dir(login: str) -> str:
@@ -98,10 +139,12 @@ class MailStore:
             hash_context=Cleartext(),  # per-world random secrets in a private folder; hashing
             # with pbkdf2 (500k rounds) would cost ~0.3 s per account and per login
             invalid_user_sleep=0.0,
+            max_append_len=limits.MAX_MESSAGE_BYTES,  # advertised as APPENDLIMIT
             reject_dnsbl=False,
             proxy_protocol=ProxyProtocolVersion.get(None),
         )
         self.login = Login(self.config)
+        self._usage_by_key: dict[str, Usage] = {}  # maildir key -> what that file holds (see usage())
 
     # -- accounts ----------------------------------------------------------------------------
     async def setup(self) -> None:
@@ -165,20 +208,47 @@ class MailStore:
         """The folder's messages by UID (delivery order), read without changing any flag.
 
         An unknown folder reads as empty: "nothing arrived there" is a state, not an error.
+        Linear in the folder: one read of its UID list and one of each file (pymap's
+        ``fetch_messages`` re-reads the UID list per message), no parsing.
         """
         async with self._identity(login).new_session() as session:
             try:
-                _, selected = await session.select_mailbox(folder, readonly=True)
-            except MailboxNotFound:
+                mbx = await session.mailbox_set.get_mailbox(folder)
+            except (KeyError, MailboxNotFound):
                 return []
-            found, _ = await session.fetch_messages(selected, SequenceSet.all(uid=True), False)
+            found = sorted([msg async for msg in mbx.messages()], key=lambda msg: msg.uid)
             out = []
-            for _, msg in sorted(found, key=lambda pair: pair[1].uid):
-                loaded = await msg.load_content(FetchRequirement.CONTENT)
+            for msg in found:
+                raw = rawmaildir.stored_bytes(msg)
+                if raw is None:  # expunged meanwhile
+                    continue
                 flags = tuple(sorted(f.value.decode("ascii") for f in msg.permanent_flags))
                 when = msg.internal_date.astimezone(timezone.utc).replace(microsecond=0)  # naive = local
-                out.append(StoredMessage(msg.uid, flags, when, bytes(loaded)))
+                out.append(StoredMessage(msg.uid, flags, when, raw, msg._key))
         return out
+
+    def usage(self) -> Usage:
+        """What every account's folders hold, from the file system, so that what IMAP clients
+        appended, copied and expunged counts too. A few ms for thousands of messages: each file
+        is read once in its life (its bytes never change; flags live in its name)."""
+        total = Usage()
+        seen: dict[str, Usage] = {}
+        for dirpath, _, filenames in os.walk(self.base_dir / "users"):
+            if os.path.basename(dirpath) not in ("cur", "new"):
+                continue
+            for name in filenames:
+                key = name.split(":", 1)[0]
+                one = self._usage_by_key.get(key)
+                if one is None:
+                    try:
+                        with open(os.path.join(dirpath, name), "rb") as f:
+                            one = Usage.of(f.read())
+                    except FileNotFoundError:  # expunged or renamed meanwhile
+                        continue
+                seen[key] = one
+                total = total + one
+        self._usage_by_key = seen
+        return total
 
     async def update_flags(self, login: str, folder: str, uid: int, add: Iterable[str], remove: Iterable[str]) -> None:
         async with self._identity(login).new_session() as session:
