@@ -1,0 +1,50 @@
+"""``ctx.fs`` of upstream tasks, over our workspace service (``world.fs``).
+
+Why an adapter and not the container upstream copies into: our workspace is already the agent's
+``/workspace`` (bound there in its sandbox), so upstream's uploads become ordinary turn-setup writes
+— recorded, replaced-not-written-through (world/untrusted_fs.py), visible in the evidence.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ..world.fs import DeliverableMissing
+from .paths import workspace_rel
+
+
+class UpstreamFs:
+    """The methods upstream's ``FilesystemStateManager`` offers tasks, with its semantics."""
+
+    def __init__(self, world: Any) -> None:
+        self._world = world
+
+    async def upload_dir(self, local_dir: str | Path, remote_dir: str) -> None:
+        """Copy the *contents* of ``local_dir`` into ``remote_dir`` (as ``docker cp dir/. dest``)."""
+        src = Path(local_dir)
+        if not src.is_dir():
+            raise FileNotFoundError(f"upload_dir: {src} is not a folder of the task")
+        self._world.fs.add(src, workspace_rel(remote_dir).rstrip("/"))
+
+    async def upload_file(self, local_path: str | Path, remote_path: str) -> None:
+        """Copy one file; a ``remote_path`` ending in ``/`` (or naming ``/workspace``) is a folder."""
+        src = Path(local_path)
+        if not src.is_file():
+            raise FileNotFoundError(f"upload_file: {src} is not a file of the task")
+        rel = workspace_rel(remote_path)
+        self._world.fs.add(src, rel if rel else "")
+
+    async def delete_file(self, remote_path: str) -> None:
+        self._world.fs.remove(workspace_rel(remote_path).rstrip("/"))
+
+    async def exists(self, remote_path: str) -> bool:
+        rel = workspace_rel(remote_path).rstrip("/")
+        return True if not rel else self._world.fs.exists(rel)
+
+    async def read_file(self, remote_path: str) -> str:
+        """The file's text, or ``""`` where there is none (upstream's ``cat`` prints nothing)."""
+        try:
+            return self._world.fs.read_bytes(workspace_rel(remote_path)).decode("utf-8", errors="replace")
+        except DeliverableMissing:
+            return ""
