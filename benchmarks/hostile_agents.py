@@ -34,15 +34,10 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from benchmark_support import rss_mb
+
 HERE = Path(__file__).resolve()
 MIB = 1 << 20
-
-
-def _rss_mb() -> float:
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
 
 
 def _peak_mb() -> float:
@@ -184,7 +179,7 @@ def run_case(name: str) -> dict[str, Any]:
     import pytest_clawmark.agents.command  # noqa: F401 - imports are not the case's cost
     import pytest_clawmark.world  # noqa: F401
 
-    before = _rss_mb()
+    before = rss_mb()
     seconds, note = fn()
     return {"service": service, "case": case, "seconds": round(seconds, 3), "rss_growth_mb": round(max(0.0, _peak_mb() - before), 1), "note": note}
 

@@ -11,17 +11,16 @@ Measurements, not assertions.
 
 from __future__ import annotations
 
-import argparse
 import json
 import socket
 import sys
 import tempfile
-import time
 from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+import benchmark_support as support
 import httpx
 
 from pytest_clawmark.servers.kb import limits
@@ -30,17 +29,9 @@ from pytest_clawmark.world import Person, World
 USER = Person("Chen Fang", "chen.fang@hospital.internal")
 
 
-def rss_mb() -> float:
-    with open("/proc/self/statm") as f:
-        return int(f.read().split()[1]) * 4096 / 2**20
-
 
 def measure(case: str, fn: Callable[[], str], rows: list[dict[str, Any]]) -> None:
-    before = rss_mb()
-    started = time.perf_counter()
-    note = fn()
-    rows.append({"service": "kb", "case": case, "seconds": round(time.perf_counter() - started, 4),
-                 "rss_growth_mb": round(rss_mb() - before, 1), "note": note})
+    support.measure("kb", case, fn, rows)
 
 
 def new_world(root: Path) -> World:
@@ -152,16 +143,7 @@ def run() -> list[dict[str, Any]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--json", action="store_true", help="print one JSON list instead of a table")
-    args = parser.parse_args(argv)
-    rows = run()
-    if args.json:
-        print(json.dumps(rows))
-    else:
-        for r in rows:
-            print(f"{r['case']:<70} {r['seconds']:>8.3f} s {r['rss_growth_mb']:>7.1f} MB  {r['note']}")
-    return 0
+    return support.part_main(__doc__, run, argv)
 
 
 if __name__ == "__main__":

@@ -30,6 +30,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from benchmark_support import rss_mb
+
 from pytest_clawmark.servers.mail import limits
 from pytest_clawmark.world import Person, World
 
@@ -38,13 +40,6 @@ COLLEAGUE = Person("Colleague", "colleague@clawmark.example")
 OUTSIDER = "someone@elsewhere.example"
 CLOCK = datetime(2025, 4, 7, 9, 0, tzinfo=timezone.utc)
 ROWS: list[dict[str, Any]] = []
-
-
-def rss_mb() -> float:
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return float("nan")
 
 
 # -- messages at the limits ------------------------------------------------------------------------

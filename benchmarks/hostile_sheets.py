@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from benchmark_support import rss_mb
 
 from pytest_clawmark.servers.sheets import limits
 from pytest_clawmark.servers.sheets.calc import FORMULAS, warm_up
@@ -36,13 +37,6 @@ from pytest_clawmark.world import Person, World
 USER = Person("Bench User", "bench.user@clawmark.example")
 CLOCK = datetime(2025, 4, 7, 9, 0, tzinfo=timezone.utc)
 UE = {"valueInputOption": "USER_ENTERED"}
-
-
-def rss_mb() -> float:
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return float("nan")
 
 
 class Probe:

@@ -18,18 +18,13 @@ import tempfile
 import time
 from pathlib import Path
 
+from benchmark_support import rss_mb
+
 from pytest_clawmark.world import Person, World
 from pytest_clawmark.world.world import SERVICE_ORDER
 
 USER = Person("Bench User", "bench.user@clawmark.example")
 PEOPLE = [Person(f"Colleague {i}", f"colleague{i}@clawmark.example") for i in range(5)]
-
-
-def rss_mb() -> float:
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return float("nan")
 
 
 def make(root: Path, services: list[str]) -> World:
