@@ -14,7 +14,6 @@ from __future__ import annotations
 import string
 from collections.abc import Iterator
 from datetime import datetime, timezone
-from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 

@@ -14,18 +14,15 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from pathlib import Path
 
 import caldav
 import pytest
 
 from fuzzing import REQUEST_LIMIT_S
 from pytest_clawmark.servers.calendar import limits
-from pytest_clawmark.world import Person, World
+from pytest_clawmark.world import World
+from test_calendar_service import USER, make_world, world  # noqa: F401 - the same world and fixture as the service tests
 
-USER = Person("Chen Fang", "chen.fang@hospital.internal")
-NURSE = Person("Li Na", "nurse3@hospital.internal")
-CLOCK = datetime(2025, 4, 7, 9, 0, tzinfo=timezone.utc)
 HOME = f"/{USER.email}/"
 DEFAULT = f"/{USER.email}/calendar/"
 
@@ -130,19 +127,6 @@ def query(start: str, end: str) -> bytes:
 
 
 # -- fixtures -------------------------------------------------------------------------------------
-def make_world(root: Path) -> World:
-    world = World({"calendar"}, root, user=USER, people=[NURSE])
-    world.clock = CLOCK
-    return world.start()
-
-
-@pytest.fixture
-def world(tmp_path: Path) -> Iterator[World]:
-    w = make_world(tmp_path / "world")
-    yield w
-    w.stop()
-
-
 @pytest.fixture
 def agent(world: World) -> Agent:
     return Agent(world)

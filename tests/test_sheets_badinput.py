@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pytest_clawmark.world import World
-from test_sheets_support import BUDGET, agent, google_error, make_world
+from test_sheets_support import BUDGET, agent, agent_http, google_error, make_world
 
 Case = tuple[str, str, dict[str, Any], int, str]
 
@@ -28,10 +28,8 @@ def seeded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
 
 @pytest.fixture(scope="module")
 def raw(seeded: World) -> Iterator[httpx.Client]:
-    url, token = agent(seeded)
-    c = httpx.Client(base_url=url, trust_env=False, timeout=10, headers={"Authorization": f"Bearer {token}"})
-    yield c
-    c.close()
+    with agent_http(seeded, timeout=10) as c:
+        yield c
 
 
 @pytest.fixture(scope="module")

@@ -32,7 +32,7 @@ from fuzzing import REQUEST_LIMIT_S, fuzz_settings
 from pytest_clawmark.servers.sheets import limits
 from pytest_clawmark.servers.sheets.calc import warm_up
 from pytest_clawmark.world import World
-from test_sheets_support import agent, make_world
+from test_sheets_support import agent_http, make_world
 
 SEED = {
     "Data": [["Item", "Cost", "Total"], ["Tea", 3, "=SUM(B2:B3)"], ["Cake", 7.25, '=B3&" each"']],
@@ -54,8 +54,7 @@ def fuzz_world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
 
 @pytest.fixture(scope="module")
 def client(fuzz_world: World) -> Iterator[httpx.Client]:
-    url, token = agent(fuzz_world)
-    with httpx.Client(base_url=url, trust_env=False, timeout=REQUEST_LIMIT_S, headers={"Authorization": f"Bearer {token}"}) as c:
+    with agent_http(fuzz_world, timeout=REQUEST_LIMIT_S) as c:
         yield c
 
 

@@ -23,7 +23,7 @@ from pytest_clawmark.servers.sheets import limits
 from pytest_clawmark.servers.sheets.calc import warm_up
 from pytest_clawmark.servers.sheets.watchdog import GRACE_S, TICK_S, WATCHDOG, FormulaInterrupted
 from pytest_clawmark.world import World
-from test_sheets_support import USER, agent, google_error
+from test_sheets_support import USER, agent, agent_http, google_error
 
 UE = {"valueInputOption": "USER_ENTERED"}
 RAW = {"valueInputOption": "RAW"}
@@ -40,8 +40,7 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
 
 @pytest.fixture(scope="module")
 def raw(world: World) -> Iterator[httpx.Client]:
-    url, token = agent(world)
-    with httpx.Client(base_url=url, trust_env=False, timeout=REQUEST_LIMIT_S, headers={"Authorization": f"Bearer {token}"}) as c:
+    with agent_http(world, timeout=REQUEST_LIMIT_S) as c:
         yield c
 
 

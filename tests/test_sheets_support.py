@@ -67,10 +67,8 @@ chain takes ~4 s idle here and more than 10 s while the suite's subprocess runs 
 
 @pytest.fixture(scope="module")
 def shared_raw(shared_world: World) -> Iterator[httpx.Client]:
-    url, token = agent(shared_world)
-    c = httpx.Client(base_url=url, trust_env=False, timeout=CLIENT_TIMEOUT, headers={"Authorization": f"Bearer {token}"})
-    yield c
-    c.close()
+    with agent_http(shared_world) as c:
+        yield c
 
 
 @pytest.fixture
@@ -82,6 +80,12 @@ def budget(world: World) -> str:
 def agent(world: World) -> tuple[str, str]:
     env = world.agent_env()
     return env["CLAWMARK_SHEETS_URL"], env["CLAWMARK_SHEETS_TOKEN"]
+
+
+def agent_http(world: World, timeout: float = CLIENT_TIMEOUT) -> httpx.Client:
+    """Plain HTTP to the world's Sheets server with the agent's token (close it when done)."""
+    url, token = agent(world)
+    return httpx.Client(base_url=url, trust_env=False, timeout=timeout, headers={"Authorization": f"Bearer {token}"})
 
 
 @pytest.fixture
@@ -104,10 +108,8 @@ def drive_api(world: World) -> Any:
 @pytest.fixture
 def raw(world: World) -> Iterator[httpx.Client]:
     """Plain HTTP with the agent's token, for requests official clients never send."""
-    url, token = agent(world)
-    c = httpx.Client(base_url=url, trust_env=False, timeout=CLIENT_TIMEOUT, headers={"Authorization": f"Bearer {token}"})
-    yield c
-    c.close()
+    with agent_http(world) as c:
+        yield c
 
 
 def google_error(response: httpx.Response, code: int, status: str | None = None) -> dict[str, Any]:
