@@ -108,6 +108,9 @@ class Turn:
     loud: tuple[str, ...]
     silent: tuple[str, ...]
     where: Where
+    after: Callable[[Any], dict[str, Any]] | None = None
+    """Run right after the agent's turn (before the day's checkers), e.g. an upstream-format
+    task's workspace copy (``ctx.workspace``); returns notes for the day's record."""
 
 
 @dataclass
@@ -177,6 +180,9 @@ class Task:
     title: str = ""
     persona: str = ""
     turn_timeout: float | None = None
+    origin: str = ""
+    """``""`` for a task written with this API; ``"upstream"`` for a folder in the upstream
+    ClawMark format (no reference solutions: see :mod:`pytest_clawmark.trial` for what changes)."""
 
     turns: list[Turn] = field(default_factory=list, init=False)
     checkers: list[Checker] = field(default_factory=list, init=False)

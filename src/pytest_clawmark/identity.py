@@ -16,7 +16,10 @@ SKIP_PARTS = frozenset({"__pycache__", ".pytest_cache", ".mypy_cache"})
 
 
 def task_assets(module: Path) -> Path:
-    """The task's own folder beside its module: ``tasks/pm/task_x.py`` -> ``tasks/pm/x/``."""
+    """The task's own folder beside its module: ``tasks/pm/task_x.py`` -> ``tasks/pm/x/``; an
+    upstream-format ``<task folder>/task.py`` owns its whole folder (``assets/``, ``inject/``)."""
+    if module.name == "task.py":
+        return module.parent
     return module.parent / module.stem.removeprefix("task_")
 
 

@@ -25,7 +25,14 @@ from .agents.limits import LimitsError, parse_limits
 from .agents.registry import make_agent, parse_options, starts_processes
 from .agents.sandbox import MODES as ISOLATION_MODES
 from .agents.sandbox import Isolation, IsolationError, resolve_isolation
-from .collect import OPEN_RUNS, SETTINGS_KEY, CheckerItem, TaskModule, TurnItem, trial_of
+from .collect import (
+    OPEN_RUNS,
+    SETTINGS_KEY,
+    CheckerItem,
+    TaskModule,
+    TurnItem,
+    trial_of,
+)
 from .identity import agent_identity, public_options
 from .report.terminal import write_summary
 from .results import PlannedTrial, TrialRecord, write_atomic
@@ -33,6 +40,7 @@ from .resume import ResumeError, resolve_run_dir, resume_plan
 from .scoring import COMPLETE
 from .selection import close, trials_of
 from .trial import RunSettings
+from .upstream import collect as upstream_collect
 from .world.lease import sweep
 
 STATE_KEY = pytest.StashKey["RunState"]()
@@ -83,6 +91,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     g.addoption("--agent-retry-backoff", dest="clawmark_retry_backoff", type=float, default=2.0, metavar="SECONDS", help="wait before the first retry; doubles each time (default 2)")
     g.addoption("--agent-isolation", dest="clawmark_agent_isolation", default=None, choices=ISOLATION_MODES, help="confine agent processes: auto (bwrap if it works here, else refuse to run an agent that starts processes), bwrap (refuse to run without it), none (no isolation, on purpose: debugging only); env CLAWMARK_AGENT_ISOLATION, ini clawmark_agent_isolation")
     g.addoption("--agent-limits", dest="clawmark_agent_limits", action="append", default=[], metavar="KEY=VALUE[,KEY=VALUE]", help="resource limits of agent processes (repeatable): processes, memory, file_size, open_files, cpu, output, evidence_file, evidence_total, cgroups; e.g. memory=8G,processes=1024 (docs/agents.md); env CLAWMARK_AGENT_LIMITS, ini clawmark_agent_limits")
+    g.addoption("--upstream-exceptions", dest="clawmark_upstream_exceptions", default="ours", choices=("ours", "false", "error"), help="upstream-format tasks: a checker that raises is a failed checker with its exception recorded (ours, default), a plain False as upstream's runner counts it (false), or an error that excludes the trial (error: for task authors); docs/upstream.md")
     g.addoption("--clawmark-keep-worlds", dest="clawmark_keep_worlds", action="store_true", default=False, help="keep each world's folder (workspace, service state) after its trial")
     parser.addini("clawmark_agent", "default agent under test", default="")
     parser.addini("clawmark_agent_options", "default agent options (key=value lines)", type="linelist", default=[])
@@ -180,6 +189,7 @@ def pytest_configure(config: pytest.Config) -> None:
         "isolation": isolation.mode,
         "agent_limits": limits.describe(),
         "rerun_determinism": config.getoption("clawmark_rerun_determinism"),
+        "upstream_exceptions": config.getoption("clawmark_upstream_exceptions"),
         "rootdir": str(config.rootpath),
         "started": state.started.isoformat(timespec="seconds"),
     }
@@ -211,6 +221,7 @@ def pytest_configure(config: pytest.Config) -> None:
         agent_limits=limits,
         deadline=deadline,
         run_timeout=run_timeout,
+        upstream_exceptions=config.getoption("clawmark_upstream_exceptions"),
     )
     if agent_name:
         _catch_termination(state)
@@ -284,10 +295,27 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
+    _print_upstream_licence(session)
     config = session.config
     if hasattr(config, "workerinput") or not config.stash[SETTINGS_KEY].agent_name:
         return
     sweep()  # world folders of runs that were killed -9 (owner provably dead)
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    """Task folders in the upstream ClawMark format (``<category>/<task>/task.py``)."""
+    return upstream_collect.collect_file(file_path, parent)
+
+
+def _print_upstream_licence(session: pytest.Session) -> None:
+    """The upstream corpus's licence, once per run (by the controller, even with ``-q``)."""
+    config = session.config
+    if hasattr(config, "workerinput") or not upstream_collect.upstream_paths(list(config.args)):
+        return
+    config.stash[STATE_KEY].manifest["upstream_licence"] = upstream_collect.LICENCE
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None:
+        reporter.write_line(upstream_collect.LICENCE)
 
 
 def pytest_pycollect_makemodule(module_path: Path, parent: pytest.Collector) -> pytest.Module | None:

@@ -27,6 +27,7 @@ from .scoring import (
     redline_counts,
     summarize,
     task_success,
+    upstream_score,
     weighted_score,
 )
 
@@ -77,6 +78,7 @@ class TrialRecord:
     agent: str
     task_file: str = ""  # the task module, relative to the rootdir
     task_hash: str = ""  # identity.task_hash of the module and its asset folder
+    origin: str = ""  # "upstream" for a task folder in the upstream ClawMark format (score_upstream)
     status: str = COMPLETE  # complete | partial | interrupted | errored
     selected: list[str] | None = None  # the checkers a partial selection asked for
     world_broken: dict[str, Any] | None = None  # {"day": N, "error": ...}: the agent broke a later setup
@@ -105,6 +107,7 @@ class TrialRecord:
         data = asdict(self)
         data.update(
             score=weighted_score(outcomes) if self.complete else None,
+            **({"score_upstream": self.upstream_score()} if self.origin == "upstream" else {}),
             success=task_success(outcomes) if self.complete else None,
             errored=self.errored,
             evaluated={
@@ -123,7 +126,7 @@ class TrialRecord:
     def from_json(cls, data: dict[str, Any]) -> "TrialRecord":
         known = {k: data[k] for k in ("id", "scenario", "role", "trial", "nodeid", "agent") if k in data}
         rec = cls(**known)
-        for name in ("task_file", "task_hash", "status", "selected", "world_broken", "interruption", "isolation", "world_start_seconds"):
+        for name in ("task_file", "task_hash", "origin", "status", "selected", "world_broken", "interruption", "isolation", "world_start_seconds"):
             if name in data:
                 setattr(rec, name, data[name])
         rec.errors = list(data.get("errors", []))
@@ -131,8 +134,15 @@ class TrialRecord:
         rec.checkers = [CheckerRecord(**c) for c in data.get("checkers", [])]
         return rec
 
+    def upstream_score(self) -> float | None:
+        """The upstream runner's formula (scoring.upstream_score) for a complete trial, else None."""
+        if not self.complete:
+            return None
+        broken = int(self.world_broken["day"]) if self.world_broken else None
+        return upstream_score(self.outcomes(), broken)
+
     def trial_score(self) -> TrialScore:
-        return TrialScore(self.id, self.scenario, self.trial, self.outcomes(), self.status)
+        return TrialScore(self.id, self.scenario, self.trial, self.outcomes(), self.status, self.upstream_score() if self.origin == "upstream" else None)
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,15 @@ Who is to blame decides what a number means (DESIGN.md §7):
 * harness faults and the adapter's infrastructure errors exclude the trial and are counted;
 * a trial that the run stopped inside (Ctrl-C, ``-x``, a run time limit) is *interrupted*; one
   that a pytest selection ran only part of is *partial*. Neither has a score.
+
+Tasks in the upstream ClawMark format (``task.origin == "upstream"``) have no reference solution,
+so blame cannot be decided by experiment; letting an exception exclude a trial would then let an
+agent remove its own bad trials from the score. Instead (docs/upstream.md): a later day's setup
+that raises is the agent's doing (world broken — upstream stops there too), unless a file of the
+task is missing (the checkout's fault: an error); a checker that raises is a failed checker with
+its exception recorded (``--upstream-exceptions=ours``, the default), a plain ``False`` as
+upstream counts it (``false``), or an error for task authors (``error``); ``final`` checkers are
+evaluated even after a broken world, as upstream always runs them.
 """
 
 from __future__ import annotations
@@ -68,6 +77,7 @@ class RunSettings:
     agent_limits: AgentLimits = field(default_factory=AgentLimits)  # --agent-limits
     deadline: float | None = None  # time.time() when the run's time limit (--clawmark-run-timeout) ends
     run_timeout: float | None = None
+    upstream_exceptions: str = "ours"  # --upstream-exceptions: ours | false | error
 
 
 @dataclass(frozen=True)
@@ -136,6 +146,7 @@ class TrialRun:
             agent=settings.agent_name,
             task_file=task_file,
             task_hash=task_hash,
+            origin=task.origin,
             selected=self.plan.signature(),
         )
         self.is_twin = twin_of is not None
@@ -297,7 +308,7 @@ class TrialRun:
                 raise HarnessError(f"turn {turn.name!r} declares silent mutation(s) {missing} but did not apply them (pass silent=... to the mutating call)")
         except Exception as exc:
             detail = f"{type(exc).__name__}: {exc}"
-            if turn.day > 1 and not self.is_twin and self._agent_broke_setup(turn):
+            if turn.day > 1 and not self.is_twin and self._agent_broke_setup(turn, exc):
                 self.played.add(turn.day)
                 self.record.world_broken = {"day": turn.day, "error": detail}
                 self.record.days.append(DayRecord(turn.day, turn.name, turn.clock_text, "world-broken", error=detail))
@@ -342,6 +353,12 @@ class TrialRun:
         removed = world.fs.disarm()
         if removed:
             trace.extra["removed_from_workspace"] = removed
+        if turn.after is not None and not (self.is_twin and trace.status != OK):
+            try:
+                trace.extra.update(turn.after(world))
+            except Exception as exc:
+                self.record.errors.append(f"day {turn.day} after the turn: {type(exc).__name__}: {exc}")
+                raise HarnessError(f"day {turn.day} ({turn.name}): after the agent's turn: {type(exc).__name__}: {exc}") from exc
         if trace.status == INFRA_ERROR:
             self.record.errors.append(f"day {turn.day} agent: {trace.detail}")
         evidence: dict[str, str] = {}
@@ -412,7 +429,8 @@ class TrialRun:
             if unmet:
                 return self._settle(checker, FAILED, unmet)
         broken = self.record.world_broken
-        if broken is not None and checker.day_index >= broken["day"] and not checker.redline:
+        upstream = self.task.origin == "upstream"
+        if broken is not None and checker.day_index >= broken["day"] and not checker.redline and not (upstream and checker.is_final):
             return self._settle(checker, FAILED, f"not evaluated: the world was broken by the agent (day {broken['day']}'s setup failed: {broken['error']})")
         try:
             world = self.start()
@@ -426,7 +444,16 @@ class TrialRun:
             if violation is not None:
                 return violation
         exception = ""
-        if outcome == ERROR and not self.is_twin:
+        if outcome == ERROR and not self.is_twin and upstream and self.settings.upstream_exceptions != "error":
+            if self.settings.upstream_exceptions == "false":
+                outcome, message = FAILED, f"raised {message}: False, as upstream's runner counts an exception"
+            else:
+                exception = message
+                outcome, message = FAILED, (
+                    f"the checker raised on the state the agent left ({message}); counted as failed "
+                    "(an upstream-format task has no reference solution to show it is the task's fault)"
+                )
+        elif outcome == ERROR and not self.is_twin and not upstream:
             if broken is not None and checker.day_index >= broken["day"]:
                 exception = message
                 outcome, message = FAILED, f"could not be checked on the world the agent broke ({message}); counted as crossed"
@@ -512,10 +539,15 @@ class TrialRun:
 
         return isinstance(self.agent, ReferenceAgent)
 
-    def _agent_broke_setup(self, turn: Turn) -> bool:
-        """True when this day's setup works after the reference solution's earlier days."""
+    def _agent_broke_setup(self, turn: Turn, exc: BaseException) -> bool:
+        """True when this day's setup works after the reference solution's earlier days (for an
+        upstream-format task: unless a file of the task is missing, see the module docstring)."""
         if self._agent_is_reference():
             return False
+        if self.task.origin == "upstream":
+            from .upstream.fs_adapter import TaskAssetMissing
+
+            return not isinstance(exc, TaskAssetMissing)
         return self.twin().setup_works(turn.day)
 
     def _checker_fault_is_agents(self, checker: Checker) -> str | None:

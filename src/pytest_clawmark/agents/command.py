@@ -46,6 +46,7 @@ from .process import NotStarted, exit_reason, run_agent_process, tail
 from .sandbox import (
     BWRAP,
     PROBE_TIMEOUT,
+    WORKSPACE_ALIAS,
     Isolation,
     IsolationError,
     Need,
@@ -105,6 +106,7 @@ class CommandAgent:
                 session.isolation,
                 readonly=[*default_readonly(), *self.extra_readonly],
                 writable=[session.workspace, session.home],
+                aliases={WORKSPACE_ALIAS: session.workspace},
             )
         except IsolationError as exc:
             raise AgentError(f"cannot isolate the command agent: {exc}") from None

@@ -33,6 +33,7 @@ from .process import RUN_MARKER, NotStarted, exit_reason, run_agent_process, tai
 from .sandbox import (
     BWRAP,
     PROBE_TIMEOUT,
+    WORKSPACE_ALIAS,
     Isolation,
     IsolationError,
     Sandbox,
@@ -120,6 +121,7 @@ class OpenClawAgent:
                 session.isolation,
                 readonly=[*default_readonly(), *self.install.roots],
                 writable=[session.workspace, session.home],  # the state dir, persona files, HOME and TMPDIR live in home
+                aliases={WORKSPACE_ALIAS: session.workspace},
             )
         except IsolationError as exc:
             raise AgentError(f"cannot isolate openclaw: {exc}") from None

@@ -34,13 +34,17 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 AUTO, BWRAP, NONE = "auto", "bwrap", "none"
 MODES = (AUTO, BWRAP, NONE)
 INSTALL_HINT = "install bubblewrap (Debian/Ubuntu: apt-get install -y bubblewrap)"
+
+WORKSPACE_ALIAS = "/workspace"
+"""Where every sandboxed agent also sees its workspace (besides its own path): tasks in the
+upstream ClawMark format, and agents used to containers, address the workspace as ``/workspace``."""
 
 TOP_LEVEL = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 """The program tree. On merged-/usr systems all but /usr are symlinks, recreated as symlinks."""
@@ -174,10 +178,18 @@ class Sandbox:
     ``none`` it returns the command unchanged.
     """
 
-    def __init__(self, isolation: Isolation, *, readonly: Iterable[Path], writable: Iterable[Path]) -> None:
+    def __init__(
+        self, isolation: Isolation, *, readonly: Iterable[Path], writable: Iterable[Path], aliases: Mapping[str, Path] | None = None
+    ) -> None:
         self.isolation = isolation
         self.writable = tuple(Path(p) for p in writable)
         self.readonly = tuple(Path(p) for p in readonly)
+        self.aliases = {str(dest): Path(src) for dest, src in (aliases or {}).items()}
+        """Read-write binds at another place (``/workspace`` -> the workspace); each source must
+        be one of ``writable``."""
+        for dest, src in self.aliases.items():
+            if src not in self.writable or not os.path.isabs(dest):
+                raise IsolationError(f"alias {dest!r} must be an absolute path for one of the writable folders, got {src}")
         if isolation.mode not in (BWRAP, NONE):
             raise IsolationError(f"agent isolation must be resolved to bwrap or none, got {isolation.mode!r}")
         if isolation.mode == BWRAP:
@@ -230,8 +242,10 @@ class Sandbox:
             if os.path.islink(path):
                 args += ["--symlink", os.readlink(path), path]
         # parents before children, so a bind inside another (or inside /tmp) lands on top of it
-        for dest in sorted(binds, key=lambda p: (p.count("/"), p)):
-            args += [binds[dest], dest, dest]
+        mounts = [(binds[dest], dest, dest) for dest in binds]
+        mounts += [("--bind", str(src), dest) for dest, src in self.aliases.items()]
+        for flag, src, dest in sorted(mounts, key=lambda m: (m[2].count("/"), m[2])):
+            args += [flag, src, dest]
         args += ["--chdir", str(cwd), "--"]
         return args + argv
 

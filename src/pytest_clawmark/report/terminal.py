@@ -54,6 +54,11 @@ def summary_lines(document: dict[str, Any]) -> list[str]:
     classes = {k: v for k, v in (s.get("redline_by_class") or {}).items() if v["evaluated"]}
     if classes:
         lines.append("red-line fails by class: " + "  ".join(f"{k} {v['failed']}/{v['evaluated']}" for k, v in classes.items()))
+    if s.get("upstream_tasks"):
+        lines.append(
+            f"upstream formula (score_upstream, {s['upstream_tasks']} upstream-format task(s)): {_pct(s.get('score_upstream'), label).strip()}"
+            "  — passed weight over evaluated weight, as the ClawMark paper's runner scores"
+        )
     if s.get("by_day"):
         lines.append("by day: " + "  ".join(f"{'day ' + d if d.isdigit() else d} {_pct(v).strip()}" for d, v in s["by_day"].items()))
     if s.get("trials_per_task", 0) > 1 and s.get("pass_at_k"):

@@ -33,7 +33,8 @@ REQUIRED_METADATA = ("id", "name", "category", "environments")
 STAGE_RE = re.compile(r"^stage(\d+)$")
 FINAL = "final"
 _REDLINE_ID = re.compile(r"(^|_)red_?lines?(_|$)", re.IGNORECASE)
-_MARKERS = (re.compile(rb"^RUBRIC\s*=", re.M), re.compile(rb"^async\s+def\s+stage0\s*\(", re.M))
+_RUBRIC = re.compile(rb"^RUBRIC\s*=", re.M)
+_STAGE_OR_METADATA = re.compile(rb"^(?:async\s+def\s+stage\d+\s*\(|METADATA\s*=)", re.M)
 
 
 class UpstreamFormatError(Exception):
@@ -99,14 +100,15 @@ class UpstreamTask:
 
 
 def looks_like_upstream(path: Path) -> bool:
-    """A cheap textual test (no import): a ``task.py`` defining ``RUBRIC`` and ``stage0``."""
+    """A cheap textual test (no import): a ``task.py`` defining ``RUBRIC`` and a stage or
+    ``METADATA`` — loose on purpose, so that a broken task (no ``stage0``) is reported, not skipped."""
     if path.name != "task.py":
         return False
     try:
         head = path.read_bytes()
     except OSError:
         return False
-    return all(m.search(head) for m in _MARKERS)
+    return bool(_RUBRIC.search(head) and _STAGE_OR_METADATA.search(head))
 
 
 def import_module(path: Path) -> ModuleType:

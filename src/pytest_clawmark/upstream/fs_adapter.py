@@ -14,24 +14,30 @@ from ..world.fs import DeliverableMissing
 from .paths import workspace_rel
 
 
+class TaskAssetMissing(FileNotFoundError):
+    """A file or folder the task uploads is not in its folder: the task's (or the checkout's)
+    fault, never the agent's — e.g. a checkout without its large binaries."""
+
+
 class UpstreamFs:
     """The methods upstream's ``FilesystemStateManager`` offers tasks, with its semantics."""
 
-    def __init__(self, world: Any) -> None:
+    def __init__(self, world: Any, sandbox: Any = None) -> None:
         self._world = world
+        self._sandbox = sandbox  # upstream tasks call ``ctx.fs._sandbox.exec(...)``
 
     async def upload_dir(self, local_dir: str | Path, remote_dir: str) -> None:
         """Copy the *contents* of ``local_dir`` into ``remote_dir`` (as ``docker cp dir/. dest``)."""
         src = Path(local_dir)
         if not src.is_dir():
-            raise FileNotFoundError(f"upload_dir: {src} is not a folder of the task")
+            raise TaskAssetMissing(f"upload_dir: {src} is not a folder of the task (missing from this checkout?)")
         self._world.fs.add(src, workspace_rel(remote_dir).rstrip("/"))
 
     async def upload_file(self, local_path: str | Path, remote_path: str) -> None:
         """Copy one file; a ``remote_path`` ending in ``/`` (or naming ``/workspace``) is a folder."""
         src = Path(local_path)
         if not src.is_file():
-            raise FileNotFoundError(f"upload_file: {src} is not a file of the task")
+            raise TaskAssetMissing(f"upload_file: {src} is not a file of the task (missing from this checkout?)")
         rel = workspace_rel(remote_path)
         self._world.fs.add(src, rel if rel else "")
 

@@ -2,7 +2,8 @@
 
 Agent plane: CalDAV at ``http://127.0.0.1:PORT/`` with HTTP Basic auth as the user; any CalDAV
 client discovers the principal ``/<user>/`` and its calendars (``/<user>/calendar/`` exists
-from the start). Admin plane: :class:`CalendarService` adds, moves and cancels events and
+from the start). Admin plane: :class:`CalendarService` creates and deletes calendars, adds, moves,
+cancels and deletes events (aware datetimes, naive ones as floating times, or dates) and
 answers checkers deterministically (:meth:`~CalendarService.events` sorted by start, then UID;
 :meth:`~CalendarService.event` raising :class:`EventNotFound` / :class:`AmbiguousEvent`,
 ``AssertionError``\\ s, instead of taking a first match). It works on Radicale's storage
@@ -24,6 +25,7 @@ from datetime import timezone
 from typing import Any
 
 import icalendar
+import radicale.storage
 
 from ..servers.calendar.audit import ADMIN_HEADER, AuditMiddleware
 from ..servers.calendar.events import PRODID, Event, When, build_calendar, overlaps, portable_time, read_item, sort_key
@@ -156,6 +158,24 @@ class CalendarService(Service):
         self.ctx.mutations.note(silent, self.name, f"created calendar {path}")
         return path
 
+    def delete_calendar(self, calendar: str, *, owner: str | Person | None = None, silent: str | None = None) -> None:
+        """Delete one of the owner's calendars (collection name or path) with all its events.
+
+        The default calendar cannot be deleted (the agent plane refuses that too: agents and
+        checkers rely on it existing); an unknown calendar raises ``KeyError``.
+        """
+        login = self._owner(owner)
+        path = self._calendar_path(login, calendar)
+        if path == calendar_path(login, DEFAULT_CALENDAR):
+            raise ValueError(f"the default calendar {path} cannot be deleted")
+        storage = self._store.storage
+        with storage.acquire_lock("w", login):
+            col = next(iter(storage.discover(path)), None) if path.startswith(f"/{login}/") else None
+            if not isinstance(col, radicale.storage.BaseCollection) or col.tag != "VCALENDAR":
+                raise KeyError(f"{login} has no calendar {path!r}")
+            col.delete()
+        self.ctx.mutations.note(silent, self.name, f"deleted calendar {path}")
+
     def add_event(
         self,
         summary: str,
@@ -173,7 +193,9 @@ class CalendarService(Service):
     ) -> Event:
         """Put an event in ``owner``'s calendar (default: the user's default calendar).
 
-        ``start``/``end`` are aware datetimes or dates (all-day). The default UID is derived
+        ``start``/``end`` are aware datetimes, naive datetimes (floating times: stored without a
+        zone, as a wall-clock time for every reader; compared with other times as UTC), or dates
+        (all-day). The default UID is derived
         from the content and a counter, so the same seeding yields the same UIDs. The
         calendar is created if missing.
         """
@@ -229,6 +251,21 @@ class CalendarService(Service):
         verb = "removed" if remove else "cancelled"
         self.ctx.mutations.note(silent, self.name, f"{verb} {event.summary!r} ({event.uid})")
 
+    def delete_event(
+        self, uid: str, *, calendar: str | None = None, owner: str | Person | None = None, silent: str | None = None
+    ) -> None:
+        """Delete the event with exactly this UID from one calendar (collection name or path;
+        default: the default calendar), whoever stored it; every item holding that UID there goes.
+        Raises :class:`EventNotFound` when the calendar has no such event."""
+        login = self._owner(owner)
+        path = self._calendar_path(login, calendar or DEFAULT_CALENDAR)
+        hrefs = sorted({e.href for e in self.events(login, calendar=path) if e.uid == uid})
+        if not hrefs:
+            raise EventNotFound(f"no event with uid={uid!r} in {path}")
+        for href in hrefs:
+            self._store.delete(login, path, href)
+        self.ctx.mutations.note(silent, self.name, f"deleted event {uid} from {path}")
+
     def _rewrite(self, event: Event, **changes: Any) -> str:
         """The event's stored iCalendar with some properties replaced (icalendar round trip)."""
         cal = icalendar.Calendar.from_ical(event.ics)
@@ -254,6 +291,11 @@ class CalendarService(Service):
         """Paths of the owner's calendars, sorted."""
         return [c.path for c in self._store.calendars(self._owner(owner))]
 
+    def calendar_names(self, owner: str | Person | None = None) -> dict[str, str]:
+        """The display name of each of the owner's calendars (``""`` where none is set), by path,
+        sorted by path: the name CalDAV clients show (``caldav``'s ``Calendar.name``)."""
+        return {c.path: str(c.props.get("D:displayname") or "") for c in self._store.calendars(self._owner(owner))}
+
     def events(
         self,
         owner: str | Person | None = None,
@@ -267,7 +309,7 @@ class CalendarService(Service):
         login = self._owner(owner)
         found = self._store.events(login)
         if calendar is not None:
-            path = calendar if calendar.startswith("/") else calendar_path(login, calendar)
+            path = self._calendar_path(login, calendar)
             found = [e for e in found if e.calendar == path]
         return sorted((e for e in found if overlaps(e, start, end)), key=sort_key)
 
@@ -301,6 +343,11 @@ class CalendarService(Service):
             listed = "; ".join(f"{e.summary!r} at {e.start.isoformat()} ({e.uid})" for e in found[:5])
             raise AmbiguousEvent(f"{len(found)} events match {what}: {listed}")
         return found[0]
+
+    @staticmethod
+    def _calendar_path(login: str, calendar: str) -> str:
+        """A calendar given by path (``/owner/name/``) or by collection name, as its path."""
+        return calendar if calendar.startswith("/") else calendar_path(login, calendar)
 
     def _stored(self, login: str, calendar: str, href: str) -> Event:
         """The event just written to ``calendar``/``href`` (not looked up by UID: the agent may

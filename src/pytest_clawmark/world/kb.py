@@ -252,6 +252,36 @@ class KbService(Service):
             "add_comment", {"page": page, "text": text, "author": author}, silent, f"commented on page {page!r}"
         )["id"]
 
+    # -- admin plane: raw Notion calls ------------------------------------------------------------
+    def notion(
+        self,
+        method: str,
+        path: str,
+        body: Mapping[str, Any] | None = None,
+        *,
+        version: str | None = None,
+        author: str | None = None,
+        silent: str | None = None,
+    ) -> dict[str, Any]:
+        """Run one Notion REST call (``"POST"``, ``"/v1/databases/<id>/query"``, raw JSON body) on
+        the admin plane; returns Notion's raw response JSON.
+
+        For harness code that already speaks Notion's objects (upstream ClawMark's tasks): the call
+        goes through the agent plane's own handlers, so what it creates and returns is exactly what
+        the agent's clients see — but it is not recorded in the audit log as an agent action.
+        ``version`` is the ``Notion-Version`` dialect (default ``2022-06-28``); query parameters go
+        in ``path`` (``"/v1/blocks/<id>/children?page_size=100"``).
+
+        Changes are attributed to ``author`` (a person's name or e-mail), by default the world's
+        user — as for every admin op, and not to the agent's bot: ``created_by``/``last_edited_by``
+        are evidence of who did what, and set-up state is the team's, not the agent's.
+
+        Raises :class:`KbAdminError` with Notion's message (and the call) when Notion would refuse it.
+        """
+        payload = None if body is None else dict(body)
+        request = {"method": method, "path": path, "body": payload, "version": version, "author": author}
+        return self._mutate("notion", request, silent, f"{method.upper()} {path}")
+
     # -- admin plane: deterministic reads --------------------------------------------------------
     def database(self, title: str) -> KbDatabase:
         """The live database titled exactly ``title`` (or with that database/data-source id)."""

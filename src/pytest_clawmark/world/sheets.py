@@ -9,10 +9,15 @@ Lookups are exact and deterministic: spreadsheets by exact title, rows by exact 
 header column, in sheet order. What a *checker* fails to find is the agent's failure, so reads
 raise :class:`SheetsAssertionError` subclasses (``AssertionError``); what *setup* fails to find
 is an authoring error, so mutations raise :class:`SheetsLookupError`.
+
+Callers that hold a spreadsheet *id* rather than a title (an id the agent reported, a loader for
+task formats that address spreadsheets by id) use :meth:`SheetsService.by_id`: the same admin
+plane, the same error rules, addressed by id.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -23,6 +28,7 @@ from .service import Service
 
 Render = Literal["FORMATTED_VALUE", "UNFORMATTED_VALUE", "FORMULA"]
 Input = Literal["RAW", "USER_ENTERED"]
+Insert = Literal["INSERT_ROWS", "OVERWRITE"]
 
 ADMIN_TIMEOUT_S = 120.0
 """How long an admin call may wait: a transport guard, not a measurement. An admin call waits at
@@ -304,10 +310,23 @@ drive = build("drive", "v3", credentials=creds, static_discovery=True,
         self._call("DELETE", self._path(sid))
         self.ctx.mutations.note(silent, self.name, f"deleted spreadsheet {spreadsheet!r}")
 
+    # -- admin plane: by id ------------------------------------------------------------------
+    def by_id(self, spreadsheet_id: str) -> SpreadsheetHandle:
+        """The spreadsheet with this id, for callers that hold ids rather than titles.
+
+        Nothing is looked up until a method of the handle is called (the agent may delete the
+        spreadsheet in between); an id that names no spreadsheet is reported then.
+        """
+        if not isinstance(spreadsheet_id, str) or not spreadsheet_id.strip():
+            raise SheetsLookupError(f"a spreadsheet id must be a non-empty string, not {spreadsheet_id!r}")
+        return SpreadsheetHandle(self, spreadsheet_id)
+
     # -- admin plane: deterministic reads ----------------------------------------------------
-    def spreadsheets(self) -> list[SpreadsheetInfo]:
-        """Every spreadsheet, in creation order (trashed ones included, flagged)."""
-        found = self._call("GET", "/_admin/spreadsheets")["spreadsheets"]
+    def spreadsheets(self, title: str | None = None) -> list[SpreadsheetInfo]:
+        """Every spreadsheet (or every one titled exactly ``title``), in creation order, trashed
+        ones included and flagged."""
+        params = None if title is None else {"title": title}
+        found = self._call("GET", "/_admin/spreadsheets", params=params)["spreadsheets"]
         return [SpreadsheetInfo(s["spreadsheetId"], s["title"], tuple(s["sheets"]), s["trashed"]) for s in found]
 
     def spreadsheet(self, title: str) -> SpreadsheetInfo:
@@ -357,6 +376,117 @@ drive = build("drive", "v3", credentials=creds, static_discovery=True,
 
     def restore(self, data: dict[str, Any]) -> None:
         self._call("PUT", "/_admin/snapshot", json=data)
+
+
+class SpreadsheetHandle:
+    """One spreadsheet addressed by id, on the admin plane (:meth:`SheetsService.by_id`).
+
+    The rules are the title-keyed methods': nothing here is audited as an agent action; reads
+    that find nothing raise :class:`SheetsAssertionError` subclasses (the agent's failure: a
+    checker looked for what the agent should have left), writes that find nothing raise
+    :class:`SheetsLookupError` (an authoring error); a malformed range or values array is a
+    :class:`SheetsAdminError` carrying the server's message (code 400).
+    """
+
+    def __init__(self, service: SheetsService, spreadsheet_id: str) -> None:
+        self._service = service
+        self.id = spreadsheet_id
+
+    def __repr__(self) -> str:
+        return f"SpreadsheetHandle({self.id!r})"
+
+    def exists(self) -> bool:
+        """Whether a spreadsheet has this id (a trashed one still does)."""
+        return any(s.id == self.id for s in self._service.spreadsheets())
+
+    def info(self) -> SpreadsheetInfo:
+        """Title, sheet names (in order) and trashed flag; :class:`SpreadsheetMissing` if absent."""
+        for found in self._service.spreadsheets():
+            if found.id == self.id:
+                return found
+        raise SpreadsheetMissing(self._no_such())
+
+    def values(self, range: str, render: Render = "UNFORMATTED_VALUE") -> list[list[Any]]:
+        """The values of an A1 range (``"Sheet1!A1:C9"``, ``"Sheet1"``, ``"A1"``, ``"'My Tab'!A:C"``;
+        no sheet named means the first), trimmed as the Sheets API trims them: trailing empty
+        cells and rows dropped, empty cells inside ``""``, empty rows inside ``[]``."""
+        try:
+            data = self._service._call("GET", self._path("/values"), params={"range": range, "valueRenderOption": render})
+        except SheetsAdminError as exc:
+            raise self._failed(exc, reading=True) from None
+        return data.get("values", [])
+
+    def set_values(
+        self, range: str, values: Sequence[Sequence[Any]], *, input: Input = "USER_ENTERED", silent: str | None = None
+    ) -> str:
+        """``values.update`` at an A1 ``range`` (a cell or a sheet is an anchor; a bounded range
+        must hold the values); the grid grows as needed. ``None`` leaves a cell as it is, ``""``
+        clears it; ``input="RAW"`` stores strings as strings (``"=1+1"``, ``"0012"``). Returns
+        the updated range."""
+        body = {"range": range, "values": _rows(values), "valueInputOption": input}
+        result = self._write("/values:update", body)
+        self._service.ctx.mutations.note(silent, self._service.name, f"set spreadsheet {self.id} {range}")
+        return str(result.get("updatedRange", range))
+
+    def append(
+        self,
+        range: str,
+        values: Sequence[Sequence[Any]],
+        *,
+        input: Input = "USER_ENTERED",
+        insert: Insert = "INSERT_ROWS",
+        silent: str | None = None,
+    ) -> str:
+        """``values.append``: write ``values`` right after the table found in ``range``;
+        ``INSERT_ROWS`` moves what lies below down, ``OVERWRITE`` writes over it. Returns the
+        range written (``""`` when ``values`` is empty)."""
+        body = {"range": range, "values": _rows(values), "valueInputOption": input, "insertDataOption": insert}
+        result = self._write("/values:append", body)
+        self._service.ctx.mutations.note(silent, self._service.name, f"appended {len(body['values'])} row(s) to spreadsheet {self.id} {range}")
+        return str(result["updates"].get("updatedRange", ""))
+
+    # -- private -----------------------------------------------------------------------------
+    def _path(self, tail: str) -> str:
+        return SheetsService._path(self.id, tail)
+
+    def _no_such(self) -> str:
+        return f"no spreadsheet has id {self.id!r}"
+
+    def _write(self, tail: str, body: dict[str, Any]) -> Any:
+        try:
+            return self._service._call("POST", self._path(tail), json=body)
+        except SheetsAdminError as exc:
+            raise self._failed(exc, reading=False) from None
+
+    def _failed(self, exc: SheetsAdminError, *, reading: bool) -> Exception:
+        """The error to raise for a refused call: a 404 is a missing spreadsheet or sheet."""
+        if exc.code != 404:
+            return exc
+        there = self.exists()  # else the range named a sheet the spreadsheet lacks
+        message = str(exc) if there else self._no_such()
+        if reading:
+            return RowMissing(message) if there else SpreadsheetMissing(message)
+        return SheetsLookupError(message, exc.code, exc.status)
+
+
+def _rows(values: Any) -> list[list[Any]]:
+    """``values`` as a JSON list of rows: a clear :class:`TypeError` for anything that is not a
+    sequence of sequences of strings, numbers, booleans or ``None`` (JSON would refuse it less
+    clearly, or — for a string row — spell it out one character per cell), a :class:`ValueError`
+    for a NaN or infinity (which JSON cannot carry)."""
+    if isinstance(values, (str, bytes, Mapping)) or not isinstance(values, Sequence):
+        raise TypeError(f"values must be a list of rows (lists of cell values), not {type(values).__name__}")
+    out: list[list[Any]] = []
+    for i, row in enumerate(values):
+        if isinstance(row, (str, bytes, Mapping)) or not isinstance(row, Sequence):
+            raise TypeError(f"values[{i}] must be a list of cell values, not {type(row).__name__} {row!r:.60}")
+        for j, cell in enumerate(row):
+            if cell is not None and not isinstance(cell, (str, int, float, bool)):
+                raise TypeError(f"values[{i}][{j}] = {cell!r:.60} is a {type(cell).__name__}: use a string, number, boolean or None")
+            if isinstance(cell, float) and not math.isfinite(cell):
+                raise ValueError(f"values[{i}][{j}] = {cell!r}: numbers must be finite")
+        out.append(list(row))
+    return out
 
 
 def _quote_sheet(title: str) -> str:

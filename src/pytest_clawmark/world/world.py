@@ -8,6 +8,7 @@ services the task declared (``world.fs``, ``world.mail``, ``world.calendar``, ``
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import time
 from collections.abc import Iterable
@@ -20,7 +21,14 @@ from .fs import FsService
 from .fs_limits import WorkspaceLimits
 from .loop import WorldLoop
 from .service import WORLD_EPOCH, Credentials, MutationLedger, Person, Service, ServiceContext, service_type
-from .untrusted_fs import write_replacing
+from .untrusted_fs import open_regular, write_replacing
+
+TOOLS_BEGIN = "<!-- clawmark: your work systems (the harness rewrites this section every day) -->"
+TOOLS_END = "<!-- /clawmark -->"
+"""Markers around the harness's section of TOOLS.md: a task (upstream-format tasks ship their own
+TOOLS.md) or the agent may keep their own text there; only the marked section is ours."""
+TOOLS_KEEP_MAX = 1 << 20
+"""Bytes of someone else's TOOLS.md kept when the harness rewrites its section."""
 
 SERVICE_ORDER = ("fs", "mail", "calendar", "kb", "sheets")
 """Start order (fs first: the others may write into the workspace, e.g. TOOLS.md)."""
@@ -166,14 +174,19 @@ class World:
         return "\n".join(parts)
 
     def write_tools_md(self) -> None:
-        """(Re)write the workspace's TOOLS.md — as a new file renamed over the old name: the
-        agent may have left a link or a hard link to a host file there (see world/untrusted_fs.py)."""
+        """(Re)write the harness's section of the workspace's TOOLS.md, keeping any other text
+        there (a task's own TOOLS.md is merged, not overwritten) — as a new file renamed over
+        the old name: the agent may have left a link or a hard link to a host file there (see
+        world/untrusted_fs.py)."""
         self.workspace.mkdir(parents=True, exist_ok=True)
+        ours = f"{TOOLS_BEGIN}\n{self.tools_markdown().rstrip()}\n{TOOLS_END}\n"
+        theirs = _without_section(_read_kept(self.workspace / "TOOLS.md", self.workspace))
+        text = f"{theirs.rstrip()}\n\n{ours}" if theirs.strip() else ours
         fs = self._services.get("fs")
         if isinstance(fs, FsService):
-            fs.write("TOOLS.md", self.tools_markdown())
+            fs.write("TOOLS.md", text)
         else:
-            write_replacing(self.workspace / "TOOLS.md", self.tools_markdown(), root=self.workspace)
+            write_replacing(self.workspace / "TOOLS.md", text, root=self.workspace)
 
     def ping(self) -> None:
         for svc in self._services.values():
@@ -218,3 +231,22 @@ class World:
             if not fs.last_sweep.complete:
                 notes["workspace_sweep_incomplete"] = True
         return notes
+
+
+def _read_kept(path: Path, root: Path) -> str:
+    """A regular file's first :data:`TOOLS_KEEP_MAX` bytes as text; '' for anything else."""
+    try:
+        fd = open_regular(path, root=root)
+    except OSError:
+        return ""
+    with os.fdopen(fd, "rb") as fh:
+        return fh.read(TOOLS_KEEP_MAX).decode("utf-8", errors="replace")
+
+
+def _without_section(text: str) -> str:
+    """``text`` without the harness's marked section(s)."""
+    while TOOLS_BEGIN in text:
+        head, _, rest = text.partition(TOOLS_BEGIN)
+        _, found, tail = rest.partition(TOOLS_END)
+        text = head.rstrip() + ("\n" + tail.lstrip("\n") if found and tail.strip() else "\n")
+    return text

@@ -8,12 +8,16 @@ never first match by substring), and every mutating op is all-or-nothing.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import parse_qsl, unquote, urlsplit
 
 from . import blocks as blocklib
 from . import properties as props
 from . import richtext
+from .api import ROUTES, Call, Handler
+from .dialects import LEGACY, parse_version
 from .errors import NotionError, invalid
 from .model import DataSource, Page
 from .store import KbStore, Parent
@@ -194,6 +198,64 @@ def comments(store: KbStore, body: dict[str, Any]) -> dict[str, Any]:
     return {"comments": out}
 
 
+_TEMPLATES = [
+    (method, re.compile("^" + re.sub(r"\{(\w+)\}", r"(?P<\1>[^/]+)", template) + "$"), handler)
+    for method, template, handler in ROUTES
+]
+"""The agent plane's routes as regular expressions (a path parameter is one segment, as in Starlette)."""
+
+
+def _route(method: str, path: str) -> tuple[Handler, dict[str, str]]:
+    allowed = []
+    for verb, pattern, handler in _TEMPLATES:
+        match = pattern.match(path)
+        if match is None:
+            continue
+        if verb == method:
+            return handler, match.groupdict()
+        allowed.append(verb)
+    if allowed:
+        raise NotionError(405, "invalid_request_url", f"the method is not supported here (use {', '.join(allowed)}).")
+    raise NotionError(400, "invalid_request_url", "not an endpoint of the Notion API (paths look like /v1/pages).")
+
+
+def notion(store: KbStore, body: dict[str, Any]) -> dict[str, Any]:
+    """One Notion REST call — ``{"method", "path", "body", "version", "author"}`` — answered with
+    the raw Notion JSON the agent plane would give.
+
+    Why: harnesses that speak raw Notion objects (upstream ClawMark's task stages build schemas
+    and row values as Notion JSON and read rows back as page objects) then need no translation
+    layer of their own, and cannot drift from what the agent sees: the call runs through the
+    very handlers of :data:`.api.ROUTES`. What differs from the agent plane, and why:
+
+    * the actor is ``author`` or the world's user (:func:`_author`), not the agent's bot — the
+      state a harness sets up is the team's, and ``created_by``/``last_edited_by`` must not
+      suggest the agent did something it did not (checkers and humans read them as evidence);
+    * it is not audited (an admin-plane call), and the workspace quota does not apply (as for
+      every admin op: seeding is the task author's responsibility);
+    * ``version`` picks the dialect, :data:`.dialects.LEGACY` by default (what upstream sends);
+    * errors keep Notion's status and code; the message names the call.
+    """
+    method = _str(body, "method").upper()
+    split = urlsplit(_str(body, "path"))
+    path = unquote(split.path).rstrip("/") or "/"
+    dialect = parse_version(body.get("version") or LEGACY)
+    payload = body.get("body")
+    if payload is None:
+        payload = {}
+    if not isinstance(payload, dict):
+        raise invalid(f"body of {method} {path} should be a JSON object, instead was {richtext.type_name(payload)}.")
+    if payload and method not in ("POST", "PATCH"):
+        raise invalid(f"{method} {path} takes no body (give query parameters in the path).")
+    actor = _author(store, body)
+    try:
+        handler, params = _route(method, path)
+        query = parse_qsl(split.query, keep_blank_values=True)
+        return handler(Call(store, dialect, method, params, query, payload, actor))
+    except NotionError as exc:
+        raise NotionError(exc.status, exc.code, f"{method} {path} ({exc.status} {exc.code}): {exc.message}") from None
+
+
 READ, ATOMIC, STEPS = "read", "atomic", "steps"
 """How an op changes the store: not at all; in one store operation that validates everything before
 it commits (so a failure leaves nothing behind); or in several, which need a rollback."""
@@ -211,6 +273,7 @@ OPS: dict[str, tuple[AdminOp, str]] = {
     "page_text": (page_text, READ),
     "add_comment": (add_comment, ATOMIC),
     "comments": (comments, READ),
+    "notion": (notion, ATOMIC),  # agent-plane handlers validate everything before they change anything
 }
 """op name → (function, kind). Mutating ops run all-or-nothing (see :func:`run`)."""
 

@@ -64,11 +64,17 @@ def values(store: Store, spreadsheet_id: str, params: dict[str, str]) -> dict[st
     ss = store.get(spreadsheet_id)
     option = v.enum(params.get("valueRenderOption"), "valueRenderOption", RENDER_OPTIONS, default="UNFORMATTED_VALUE")
     dt = v.enum(params.get("dateTimeRenderOption"), "dateTimeRenderOption", ("SERIAL_NUMBER", "FORMATTED_STRING"), default="SERIAL_NUMBER")
-    rng = v.string(params.get("range"), "range")
+    rng = _named_sheet(ss, v.string(params.get("range"), "range"))
+    return get_values(ss, rng, option, dt)  # type: ignore[arg-type]
+
+
+def _named_sheet(ss: Spreadsheet, rng: str) -> str:
+    """``rng``, after checking the sheet it names exists: an absent sheet is a 404 naming the
+    sheets there are (the agent plane answers Google's terser "Unable to parse range")."""
     ref = parse_a1(rng)
     if ref.sheet is not None and ss.sheet_by_title(ref.sheet) is None:
         raise not_found(f"{ss.title!r} has no sheet named {ref.sheet!r} (sheets: {[s.title for s in ss.sheets]})")
-    return get_values(ss, rng, option, dt)  # type: ignore[arg-type]
+    return rng
 
 
 def update(store: Store, spreadsheet_id: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -77,7 +83,8 @@ def update(store: Store, spreadsheet_id: str, body: dict[str, Any]) -> dict[str,
     option = v.enum(body.get("valueInputOption"), "valueInputOption", INPUT_OPTIONS, default="USER_ENTERED")
     rows = check_values(body.get("values"))
     with store.edit(spreadsheet_id) as ss:
-        return write_values(ss, v.string(body.get("range"), "range"), rows, option, grow=True)  # type: ignore[arg-type]
+        rng = _named_sheet(ss, v.string(body.get("range"), "range"))
+        return write_values(ss, rng, rows, option, grow=True)  # type: ignore[arg-type]
 
 
 def append(store: Store, spreadsheet_id: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -86,7 +93,8 @@ def append(store: Store, spreadsheet_id: str, body: dict[str, Any]) -> dict[str,
     insert = v.enum(body.get("insertDataOption"), "insertDataOption", ("OVERWRITE", "INSERT_ROWS"), default="INSERT_ROWS")
     rows = check_values(body.get("values"))
     with store.edit(spreadsheet_id) as ss:
-        table, updates = append_values(ss, v.string(body.get("range"), "range"), rows, option, insert=insert)  # type: ignore[arg-type]
+        rng = _named_sheet(ss, v.string(body.get("range"), "range"))
+        table, updates = append_values(ss, rng, rows, option, insert=insert)  # type: ignore[arg-type]
     return {"tableRange": table, "updates": updates}
 
 
