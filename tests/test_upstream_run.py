@@ -250,3 +250,21 @@ def test_tools_md_keeps_the_tasks_text_and_one_harness_section(tmp_path: Path) -
         text = world.fs.read_text("TOOLS.md")
         assert text.startswith("# Team tools\nAsk Ana for the VPN.\n\n") and text.count(TOOLS_BEGIN) == 1
         assert "## Mail (IMAP + SMTP)" in text
+
+
+def test_git_lfs_pointers_are_reported_as_missing_task_files(tmp_path: Path) -> None:
+    tasks = corpus(tmp_path)
+    pointer = "version https://git-lfs.github.com/spec/v1\noid sha256:4d7a\nsize 123456\n"
+    (tasks / "pm" / "launch_review" / "assets" / "input" / "brief.md").write_text(pointer)
+    _, doc = run(tmp_path, str(tasks), "--agent=noop")
+    (t,) = doc["tasks"]
+    assert t["status"] == "errored" and any("git lfs pull" in e and "brief.md" in e for e in t["errors"]), t["errors"]
+
+
+def test_a_stage_time_may_be_a_module_level_constant(tmp_path: Path) -> None:
+    path = tmp_path / "hr" / "const" / "task.py"
+    path.parent.mkdir(parents=True)
+    source = RAISING.replace('"time": "2025-03-03T09:00:00+00:00"', '"time": MONDAY')
+    path.write_text('MONDAY = "2025-03-03T09:00:00+00:00"\n' + source)
+    task = load_task(path)
+    assert [t.clock_text for t in task.turns] == ["2025-03-03T09:00:00+00:00"]

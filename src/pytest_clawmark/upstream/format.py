@@ -178,9 +178,9 @@ def _stages(module: ModuleType, tree: ast.Module, path: Path, problems: list[tup
             problems.append((where, f"{name} must be `async def {name}(ctx)`"))
             continue
         node = defs.get(name)
-        time_text = _literal_time(node) if node is not None else None
+        time_text = _literal_time(node, vars(module)) if node is not None else None
         if time_text is None:
-            problems.append((where, f"{name} must `return {{\"notification\": ..., \"time\": \"<ISO time with offset>\"}}` with a literal time"))
+            problems.append((where, f"{name} must `return {{\"notification\": ..., \"time\": \"<ISO time with offset>\"}}` with a literal time (or a module-level string constant)"))
             continue
         try:
             parse_clock(time_text)
@@ -250,8 +250,9 @@ def parse_iso(text: str):
     return value
 
 
-def _literal_time(node: ast.AST) -> str | None:
-    """The literal ``"time"`` of the stage's returns (all must agree), or None."""
+def _literal_time(node: ast.AST, names: dict[str, Any]) -> str | None:
+    """The ``"time"`` of the stage's returns (all must agree) — a string literal or the name of a
+    module-level string (``T_DAY2 = "2025-..."``) — or None."""
     times: set[str] = set()
     for ret in (n for n in ast.walk(node) if isinstance(n, ast.Return)):
         value = ret.value
@@ -259,8 +260,12 @@ def _literal_time(node: ast.AST) -> str | None:
             return None
         found = None
         for k, v in zip(value.keys, value.values):
-            if isinstance(k, ast.Constant) and k.value == "time" and isinstance(v, ast.Constant) and isinstance(v.value, str):
+            if not (isinstance(k, ast.Constant) and k.value == "time"):
+                continue
+            if isinstance(v, ast.Constant) and isinstance(v.value, str):
                 found = v.value
+            elif isinstance(v, ast.Name) and isinstance(names.get(v.id), str):
+                found = names[v.id]
         if found is None:
             return None
         times.add(found)

@@ -19,6 +19,31 @@ class TaskAssetMissing(FileNotFoundError):
     fault, never the agent's — e.g. a checkout without its large binaries."""
 
 
+LFS_POINTER = b"version https://git-lfs.github.com/spec/v1"
+"""How a Git LFS pointer file starts: a checkout made without ``git lfs`` holds these instead of
+the task's images, audio and video."""
+
+
+def lfs_pointers(src: Path, limit: int = 20_000) -> list[str]:
+    """Files under ``src`` (or ``src`` itself) that are Git LFS pointers, not content."""
+    files = [src] if src.is_file() else sorted(p for p in src.rglob("*") if p.is_file())[:limit]
+    found = []
+    for f in files:
+        try:
+            if f.stat().st_size < 1024 and f.read_bytes().startswith(LFS_POINTER):
+                found.append(str(f))
+        except OSError:
+            continue
+    return found
+
+
+def _check_content(src: Path) -> None:
+    pointers = lfs_pointers(src)
+    if pointers:
+        more = f" and {len(pointers) - 1} more" if len(pointers) > 1 else ""
+        raise TaskAssetMissing(f"{pointers[0]}{more} are Git LFS pointers, not the task's files: run `git lfs pull` in the checkout")
+
+
 class UpstreamFs:
     """The methods upstream's ``FilesystemStateManager`` offers tasks, with its semantics."""
 
@@ -31,6 +56,7 @@ class UpstreamFs:
         src = Path(local_dir)
         if not src.is_dir():
             raise TaskAssetMissing(f"upload_dir: {src} is not a folder of the task (missing from this checkout?)")
+        _check_content(src)
         self._world.fs.add(src, workspace_rel(remote_dir).rstrip("/"))
 
     async def upload_file(self, local_path: str | Path, remote_path: str) -> None:
@@ -38,6 +64,7 @@ class UpstreamFs:
         src = Path(local_path)
         if not src.is_file():
             raise TaskAssetMissing(f"upload_file: {src} is not a file of the task (missing from this checkout?)")
+        _check_content(src)
         rel = workspace_rel(remote_path)
         self._world.fs.add(src, rel if rel else "")
 
