@@ -205,6 +205,7 @@ class TurnItem(_TaskItem):
             pytest.skip(f"clawmark: {exc}")
         self.user_properties.append(("agent_status", trace.status))
         self.user_properties.append(("agent_seconds", round(trace.seconds, 3)))
+        self.user_properties.append(("tool_calls", len(trace.tool_calls)))
         if trace.status != OK:
             raise TurnFailed(f"day {self.turn.day} ({self.turn.name}): agent {trace.status}: {trace.detail}")
 

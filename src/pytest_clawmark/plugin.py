@@ -9,6 +9,7 @@ run's plans, so an interrupted, crashed or resumed run reports exactly what was 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import threading
@@ -34,6 +35,7 @@ from .collect import (
     trial_of,
 )
 from .identity import agent_identity, public_options
+from .report.progress import LiveProgress
 from .report.terminal import write_summary
 from .results import PlannedTrial, TrialRecord, write_atomic
 from .resume import ResumeError, resolve_run_dir, resume_plan
@@ -61,6 +63,7 @@ class RunState:
         self.stop_reason = ""
         self.deselected: list[pytest.Item] = []
         self.manifest: dict[str, Any] = {}
+        self.progress: LiveProgress | None = None
         self.attempt = 1
         self.keep: dict[str, list[str] | None] = {}  # resume: trial node id -> its journaled plan
         self.resumed_from: Path | None = None
@@ -92,12 +95,16 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     g.addoption("--agent-isolation", dest="clawmark_agent_isolation", default=None, choices=ISOLATION_MODES, help="confine agent processes: auto (bwrap if it works here, else refuse to run an agent that starts processes), bwrap (refuse to run without it), none (no isolation, on purpose: debugging only); env CLAWMARK_AGENT_ISOLATION, ini clawmark_agent_isolation")
     g.addoption("--agent-limits", dest="clawmark_agent_limits", action="append", default=[], metavar="KEY=VALUE[,KEY=VALUE]", help="resource limits of agent processes (repeatable): processes, memory, file_size, open_files, cpu, output, evidence_file, evidence_total, cgroups; e.g. memory=8G,processes=1024 (docs/agents.md); env CLAWMARK_AGENT_LIMITS, ini clawmark_agent_limits")
     g.addoption("--upstream-exceptions", dest="clawmark_upstream_exceptions", default="ours", choices=("ours", "false", "error"), help="upstream-format tasks: a checker that raises is a failed checker with its exception recorded (ours, default), a plain False as upstream's runner counts it (false), or an error that excludes the trial (error: for task authors); docs/upstream.md")
+    g.addoption("--clawmark-progress", dest="clawmark_progress", default=None, choices=("lines", "off"), help="live progress lines: agent-days starting and ending, finished trials with their scores, a heartbeat (default lines; even with -q); ini clawmark_progress")
+    g.addoption("--clawmark-heartbeat", dest="clawmark_heartbeat", type=float, default=None, metavar="SECONDS", help="every SECONDS, a line naming the agent-days still running (default 30; 0: none); ini clawmark_heartbeat")
     g.addoption("--clawmark-keep-worlds", dest="clawmark_keep_worlds", action="store_true", default=False, help="keep each world's folder (workspace, service state) after its trial")
     parser.addini("clawmark_agent", "default agent under test", default="")
     parser.addini("clawmark_agent_options", "default agent options (key=value lines)", type="linelist", default=[])
     parser.addini("clawmark_task_files", "glob(s) of task module file names", type="args", default=[DEFAULT_TASK_FILES])
     parser.addini("clawmark_turn_timeout", "per-turn agent time limit in seconds", default="")
     parser.addini("clawmark_run_timeout", "time limit of the whole run in seconds", default="")
+    parser.addini("clawmark_progress", "live progress lines: lines or off", default="")
+    parser.addini("clawmark_heartbeat", "seconds between heartbeat lines (0: none)", default="")
     parser.addini("clawmark_agent_isolation", "agent isolation: auto, bwrap or none", default="")
     parser.addini("clawmark_agent_limits", "resource limits of agent processes (KEY=VALUE, comma- or line-separated)", type="linelist", default=[])
 
@@ -227,6 +234,7 @@ def pytest_configure(config: pytest.Config) -> None:
         _catch_termination(state)
     if workerinput is None:
         config.pluginmanager.register(FinalWord(), "clawmark-final-word")
+        _CONFIG.append(config)
 
 
 def _evidence_root(config: pytest.Config, state: RunState) -> Path:
@@ -284,9 +292,13 @@ def _catch_termination(state: RunState) -> None:
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
+    if config in _CONFIG:
+        _CONFIG.remove(config)
     state = config.stash.get(STATE_KEY, None)
     if state is None:
         return
+    if state.progress is not None:
+        state.progress.stop()
     for sig, previous in state.previous_signals.items():
         try:
             signal.signal(sig, previous)
@@ -300,6 +312,82 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     if hasattr(config, "workerinput") or not config.stash[SETTINGS_KEY].agent_name:
         return
     sweep()  # world folders of runs that were killed -9 (owner provably dead)
+    _start_progress(config)
+
+
+def _start_progress(config: pytest.Config) -> None:
+    """Name the evidence folder (and point ``.clawmark/runs/latest`` at it); start live progress."""
+    state, settings = config.stash[STATE_KEY], config.stash[SETTINGS_KEY]
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    root = settings.evidence_root
+    if root.parent == config.rootpath / ".clawmark" / "runs":
+        _point_latest(root)
+    if reporter is None:
+        return
+    reporter.write_line(f"clawmark evidence: {root}")
+    mode = _setting(config, "clawmark_progress", "CLAWMARK_PROGRESS", "clawmark_progress") or "lines"
+    if mode == "off":
+        return
+    beat = _seconds_or_zero(_setting(config, "clawmark_heartbeat", "CLAWMARK_HEARTBEAT", "clawmark_heartbeat"), 30.0)
+
+    def write(text: str) -> None:
+        if getattr(reporter._tw, "width_of_current_line", 0):  # pytest's progress dots are mid-line
+            reporter._tw.line()
+        reporter.write_line(text)
+
+    state.progress = LiveProgress(write, root, heartbeat=beat)
+    state.progress.start()
+
+
+def _point_latest(root: Path) -> None:
+    """``.clawmark/runs/latest`` -> this run (a relative link, replaced atomically)."""
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        tmp = root.parent / f".latest-{os.getpid()}"
+        with contextlib.suppress(FileNotFoundError):
+            tmp.unlink()
+        os.symlink(root.name, tmp)
+        os.replace(tmp, root.parent / "latest")
+    except OSError:
+        pass  # a convenience: a file system without links still runs
+
+
+def _seconds_or_zero(text: str | None, default: float) -> float:
+    if text in (None, ""):
+        return default
+    try:
+        value = float(text)  # type: ignore[arg-type]
+    except ValueError:
+        raise pytest.UsageError(f"clawmark: the heartbeat must be a number of seconds (0: none), got {text!r}") from None
+    if value < 0:
+        raise pytest.UsageError(f"clawmark: the heartbeat must not be negative, got {text!r}")
+    return value
+
+
+def pytest_runtest_logstart(nodeid: str, location: tuple[str, int | None, str]) -> None:
+    progress = _progress_of_current_run()
+    if progress is not None and nodeid.endswith("::turn"):
+        progress.day_started(nodeid)
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    progress = _progress_of_current_run()
+    if progress is None:
+        return
+    if report.nodeid.endswith("::turn") and (report.when == "call" or (report.when == "setup" and report.outcome != "passed")):
+        progress.day_finished(report.nodeid, report.outcome, dict(report.user_properties))
+    progress.poll_journal()
+
+
+_CONFIG: list[pytest.Config] = []
+"""The current run's config (hooks without a config argument need it)."""
+
+
+def _progress_of_current_run() -> LiveProgress | None:
+    if not _CONFIG:
+        return None
+    state = _CONFIG[-1].stash.get(STATE_KEY, None)
+    return state.progress if state is not None else None
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
@@ -564,6 +652,9 @@ def _gate(config: pytest.Config, document: dict[str, Any]) -> tuple[bool | None,
 def _finish(session: pytest.Session, exitstatus: int) -> None:
     config = session.config
     state = config.stash.get(STATE_KEY, None)
+    if state is not None and state.progress is not None:
+        state.progress.poll_journal()  # trials the workers journaled last
+        state.progress.stop()
     if state is None or hasattr(config, "workerinput") or not state.has_tasks:
         return
     document = _document(session)
@@ -593,6 +684,7 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
         terminalreporter.write_line(f"clawmark gate: {state.gate_message}")
     if state.json_written:
         terminalreporter.write_line(f"clawmark results: {state.json_written}")
+    terminalreporter.write_line(f"clawmark evidence: {config.stash[SETTINGS_KEY].evidence_root}")
     run = state.document["run"]
     if run["status"] == "interrupted":
         terminalreporter.write_line(f"clawmark: resume with --clawmark-resume={run['evidence_dir']}")
