@@ -72,6 +72,21 @@ def test_report_and_merge(two_runs: tuple[Path, Path], tmp_path: Path) -> None:
     assert r.returncode == 2 and "appears in more than one input" in r.stderr
 
 
+def test_report_failed_and_one_task(two_runs: tuple[Path, Path]) -> None:
+    _, new = two_runs
+    r = run("report", str(new), "--failed")
+    assert r.returncode == 0, r.stderr
+    out = r.stdout.splitlines()
+    assert "legal/other trial 1 (90.0%):" in out and "  day 2:" in out
+    assert any(line.startswith("    failed   answer_day2 (w=1, ") and line.endswith("expected 100, found '99'") for line in out), r.stdout
+    assert not any(line.startswith("hr/basic") for line in out)  # every checker of it passed
+    r = run("report", str(new), "--task", "legal/other")
+    assert r.returncode == 0 and "legal/other trial 1: complete, score 90.0%" in r.stdout and "passed   1" in r.stdout
+    assert run("report", str(new), "--failed", "--task", "hr/basic").stdout.strip().endswith("every checker passed")
+    r = run("report", str(new), "--task", "nope")
+    assert r.returncode == 2 and "no task 'nope'" in r.stderr and "hr/basic" in r.stderr
+
+
 def test_bad_files_give_clear_errors(tmp_path: Path) -> None:
     (tmp_path / "x.json").write_text("{not json")
     (tmp_path / "y.json").write_text(json.dumps({"hello": 1}))

@@ -55,7 +55,7 @@ def test_failures_are_measurements_with_messages(pytester: pytest.Pytester, basi
     # turns pass (the agent did not crash); every checker fails, none errors; the red-line is
     # evaluated (not crossed) but not credited: skipped as gated, never FAILED
     result.assert_outcomes(passed=2, failed=3, skipped=1)
-    result.stdout.fnmatch_lines(["*checker 'answer_day1' (day 1, weight 3, deliverable)*", "*expected file 'out/answer.txt' in the workspace, found none*"])
+    result.stdout.fnmatch_lines(["*expected file 'out/answer.txt' in the workspace, found none*", "*checker 'answer_day1' (day 1, weight 3, deliverable)*"])
     result.stdout.fnmatch_lines(["SKIPPED*task_basic.py:*gated: not credited: requires 'answer_day1', which did not pass (failed)"])
     t = read_json(pytester.path / "out.json")["tasks"][0]
     assert t["score"] == 0.0 and t["success"] is False
@@ -449,3 +449,23 @@ class Echo:
     result = pytester.runpytest_subprocess("--agent=echo", "--clawmark-json=out.json")
     result.assert_outcomes(passed=6)
     assert read_json(pytester.path / "out.json")["run"]["agent"] == "echo"
+
+
+def test_run_settings_come_from_ini_and_environment(pytester: pytest.Pytester, basic_task: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A project fixes trials, the results path, the gate and the evidence folder in its ini file;
+    CI may override them in the environment; the command line wins over both."""
+    pytester.makeini("[pytest]\nclawmark_agent = reference\nclawmark_trials = 2\nclawmark_json = ini.json\nclawmark_evidence = ev\nclawmark_fail_under = 99\n")
+    result = pytester.runpytest()
+    assert result.ret == 0
+    doc = read_json(pytester.path / "ini.json")
+    assert [t["trial"] for t in doc["tasks"]] == [1, 2] and Path(doc["run"]["evidence_dir"]) == pytester.path / "ev"
+    assert "clawmark gate: score 100.0 >= --clawmark-fail-under 99" in result.stdout.str()
+    monkeypatch.setenv("CLAWMARK_TRIALS", "3")
+    monkeypatch.setenv("CLAWMARK_JSON", "env.json")
+    pytester.runpytest("--clawmark-evidence=ev2", "--clawmark-trials=1")
+    doc = read_json(pytester.path / "env.json")
+    assert [t["trial"] for t in doc["tasks"]] == [1]
+    monkeypatch.setenv("CLAWMARK_FAIL_UNDER", "lots")
+    result = pytester.runpytest("--clawmark-evidence=ev3")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--clawmark-fail-under (ini clawmark_fail_under, env CLAWMARK_FAIL_UNDER) takes a number, got 'lots'*"])

@@ -105,10 +105,9 @@ def test_a_stage_needs_a_literal_time_with_an_offset(tmp_path: Path) -> None:
     path = write(
         tmp_path,
         '''
-        T = "2025-05-05T08:00:00+01:00"
-
         async def stage0(ctx):
-            return {"notification": "hi", "time": T}
+            t = "2025-05-05T08:00:00+01:00"  # a local name: unknown without running the stage
+            return {"notification": "hi", "time": t}
 
         async def stage1(ctx):
             return {"notification": "hi", "time": "2025-05-06T08:00:00"}

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from .comparison import Gates, compare, render
 from .merging import merge_documents, merge_problems
-from .report.terminal import summary_lines
+from .report.terminal import failed_lines, summary_lines, task_lines
 from .results import ResultsError, load, write_atomic
 
 
@@ -35,8 +35,17 @@ def cmd_report(args: argparse.Namespace) -> int:
     else:
         doc = load(args.results)
     print(f"clawmark results {args.results} (agent {doc['run'].get('agent', '?')})")
-    for line in summary_lines(doc):
-        print(line)
+    if args.task is not None and not any(t["id"] == args.task for t in doc["tasks"]):
+        known = ", ".join(sorted({t["id"] for t in doc["tasks"]})[:20])
+        raise ResultsError(f"no task {args.task!r} in {args.results} (tasks: {known})")
+    if args.failed:
+        lines = failed_lines(doc, args.task)
+        print("\n".join(lines) if lines else "every checker passed")
+    elif args.task is not None:
+        print("\n".join(task_lines(doc, args.task)))
+    else:
+        for line in summary_lines(doc):
+            print(line)
     return 0
 
 
@@ -120,6 +129,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True)
     r = sub.add_parser("report", help="print the summary table of a results file, or of a run folder's journal")
     r.add_argument("results")
+    r.add_argument("--failed", action="store_true", help="only the checkers that did not pass, by task trial and day, with their messages")
+    r.add_argument("--task", metavar="ID", help="one task: its trials, days and every checker's verdict (with --failed: its failures)")
     r.set_defaults(fn=cmd_report)
     c = sub.add_parser(
         "compare",

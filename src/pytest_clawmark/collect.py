@@ -215,7 +215,7 @@ class TurnItem(_TaskItem):
         return super().repr_failure(excinfo)
 
     def reportinfo(self) -> tuple[Path, int, str]:
-        return self.path, self.turn.where.line - 1, f"day {self.turn.day} · {self.turn.name} · {self.turn.clock_text}"
+        return self.path, self.turn.where.line - 1, f"{_task_id(self)} · day {self.turn.day} · {self.turn.name} · {self.turn.clock_text}"
 
 
 class CheckerItem(_TaskItem):
@@ -256,22 +256,25 @@ class CheckerItem(_TaskItem):
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
         c = self.checker
         head = f"{'red-line' if c.redline else 'checker'} {c.id!r} ({_day_label(c.day)}, weight {c.weight:g}, {c.redline or c.kind}) at {c.where}"
-        if isinstance(excinfo.value, AssertionError):
-            return f"{head}\n{excinfo.value}"
-        if isinstance(excinfo.value, HarnessError):
-            return f"{head}\n{excinfo.value}"
+        if isinstance(excinfo.value, (AssertionError, HarnessError)):  # the message first: pytest's short summary shows it
+            return f"{excinfo.value}\n{head}"
         return super().repr_failure(excinfo)
 
     def reportinfo(self) -> tuple[Path, int, str]:
         c = self.checker
         tag = f"red-line[{c.redline}]" if c.redline else c.kind
-        return self.path, c.where.line - 1, f"{_day_label(c.day)} · {c.id} · w={c.weight:g} · {tag}"
+        return self.path, c.where.line - 1, f"{_task_id(self)} · {_day_label(c.day)} · {c.id} · w={c.weight:g} · {tag}"
 
 
 def _stop_session(item: pytest.Item, reason: str) -> None:
     """The run's time limit: stop starting anything new (the rest is reported as cut)."""
     if not item.session.shouldstop:
         item.session.shouldstop = f"clawmark: {reason}"
+
+
+def _task_id(item: pytest.Item) -> str:
+    """The task's id for failure headers (every header names its task)."""
+    return trial_of(item).module.task_id or item.path.stem
 
 
 def _day_label(day: object) -> str:

@@ -103,6 +103,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addini("clawmark_task_files", "glob(s) of task module file names", type="args", default=[DEFAULT_TASK_FILES])
     parser.addini("clawmark_turn_timeout", "per-turn agent time limit in seconds", default="")
     parser.addini("clawmark_run_timeout", "time limit of the whole run in seconds", default="")
+    parser.addini("clawmark_trials", "trials per task (as --clawmark-trials)", default="")
+    parser.addini("clawmark_json", "write the results JSON here (as --clawmark-json)", default="")
+    parser.addini("clawmark_fail_under", "exit status follows the score (as --clawmark-fail-under)", default="")
+    parser.addini("clawmark_evidence", "the run's evidence folder (as --clawmark-evidence)", default="")
     parser.addini("clawmark_progress", "live progress lines: lines or off", default="")
     parser.addini("clawmark_heartbeat", "seconds between heartbeat lines (0: none)", default="")
     parser.addini("clawmark_agent_isolation", "agent isolation: auto, bwrap or none", default="")
@@ -117,6 +121,28 @@ def _setting(config: pytest.Config, option: str, env: str, ini: str) -> str | No
         return os.environ[env]
     ini_value = config.getini(ini)
     return str(ini_value) if ini_value else None
+
+
+RUN_SETTINGS: tuple[tuple[str, str, str, type], ...] = (
+    ("clawmark_trials", "CLAWMARK_TRIALS", "--clawmark-trials", int),
+    ("clawmark_json", "CLAWMARK_JSON", "--clawmark-json", str),
+    ("clawmark_fail_under", "CLAWMARK_FAIL_UNDER", "--clawmark-fail-under", float),
+    ("clawmark_evidence", "CLAWMARK_EVIDENCE", "--clawmark-evidence", str),
+)
+"""Settings a project fixes in its ini file (or CI in the environment): command line > env > ini."""
+
+
+def _resolve_run_settings(config: pytest.Config) -> None:
+    for dest, env, flag, kind in RUN_SETTINGS:
+        if config.getoption(dest) is not None:
+            continue
+        text = os.environ.get(env) or str(config.getini(dest) or "")
+        if not text.strip():
+            continue
+        try:
+            setattr(config.option, dest, kind(text.strip()))
+        except ValueError:
+            raise pytest.UsageError(f"clawmark: {flag} (ini {dest}, env {env}) takes {'a number' if kind is not str else 'a path'}, got {text!r}") from None
 
 
 def _seconds(text: str | None, what: str) -> float | None:
@@ -147,6 +173,7 @@ def pytest_configure(config: pytest.Config) -> None:
         options = parse_options(pairs)
     except AgentError as exc:
         raise pytest.UsageError(f"clawmark: {exc}") from None
+    _resolve_run_settings(config)
     timeout = _seconds(_setting(config, "clawmark_turn_timeout", "CLAWMARK_TURN_TIMEOUT", "clawmark_turn_timeout"), "turn timeout")
     run_timeout = _seconds(_setting(config, "clawmark_run_timeout", "CLAWMARK_RUN_TIMEOUT", "clawmark_run_timeout"), "run timeout")
     trials = config.getoption("clawmark_trials")
@@ -312,11 +339,11 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     if hasattr(config, "workerinput") or not config.stash[SETTINGS_KEY].agent_name:
         return
     sweep()  # world folders of runs that were killed -9 (owner provably dead)
-    _start_progress(config)
 
 
 def _start_progress(config: pytest.Config) -> None:
-    """Name the evidence folder (and point ``.clawmark/runs/latest`` at it); start live progress."""
+    """Name the evidence folder (and point ``.clawmark/runs/latest`` at it); start live progress.
+    Called once the preflight passed: a run refused before it began leaves nothing behind."""
     state, settings = config.stash[STATE_KEY], config.stash[SETTINGS_KEY]
     reporter = config.pluginmanager.get_plugin("terminalreporter")
     root = settings.evidence_root
@@ -324,16 +351,17 @@ def _start_progress(config: pytest.Config) -> None:
         _point_latest(root)
     if reporter is None:
         return
-    reporter.write_line(f"clawmark evidence: {root}")
+
+    def write(text: str) -> None:
+        if getattr(reporter._tw, "width_of_current_line", 0):  # pytest's dots or xdist's "bringing up nodes" are mid-line
+            reporter._tw.line()
+        reporter.write_line(text)
+
+    write(f"clawmark evidence: {root}")
     mode = _setting(config, "clawmark_progress", "CLAWMARK_PROGRESS", "clawmark_progress") or "lines"
     if mode == "off":
         return
     beat = _seconds_or_zero(_setting(config, "clawmark_heartbeat", "CLAWMARK_HEARTBEAT", "clawmark_heartbeat"), 30.0)
-
-    def write(text: str) -> None:
-        if getattr(reporter._tw, "width_of_current_line", 0):  # pytest's progress dots are mid-line
-            reporter._tw.line()
-        reporter.write_line(text)
 
     state.progress = LiveProgress(write, root, heartbeat=beat)
     state.progress.start()
@@ -458,6 +486,7 @@ def _preflight(config: pytest.Config) -> None:
                 "--agent-isolation=none to run them without isolation on purpose"
             )
         settings.isolation_warning = ""  # an in-process agent: nothing of it could be confined
+    _start_progress(config)  # the run begins: name its folder, start the progress lines
 
 
 @pytest.hookimpl(tryfirst=True)

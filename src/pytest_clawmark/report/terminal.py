@@ -117,3 +117,40 @@ def write_summary(tr: Any, document: dict[str, Any]) -> None:
     tr.write_sep("=", f"clawmark: agent {run['agent']}{isolation}{tag}", red=bool(tag), bold=bool(tag))
     for line in summary_lines(document):
         tr.write_line(line)
+
+
+def failed_lines(document: dict[str, Any], task: str | None = None) -> list[str]:
+    """Every checker that did not pass (failed, error, gated, not run), grouped by task trial and
+    day, with its message; ``task`` keeps one task id. For ``clawmark report --failed``."""
+    lines: list[str] = []
+    tasks = [t for t in document["tasks"] if task is None or t["id"] == task]
+    for t in tasks:
+        bad = [c for c in t["checkers"] if c["outcome"] != "passed"]
+        if not bad and not t.get("errors"):
+            continue
+        score = f"{100 * t['score']:.1f}%" if t.get("score") is not None else t["status"]
+        lines.append(f"{t['id']} trial {t['trial']} ({score}):")
+        lines += [f"  error: {e}" for e in t.get("errors", [])]
+        day = None
+        for c in bad:
+            if c["day"] != day:
+                day = c["day"]
+                lines.append(f"  {'day ' + str(day) if day != 'final' else 'final'}:")
+            tag = f"red-line[{c['redline']}]" if c.get("redline") else c["kind"]
+            lines.append(f"    {c['outcome']:<8} {c['id']} (w={c['weight']:g}, {tag}): {c['message'] or '-'}")
+    return lines
+
+
+def task_lines(document: dict[str, Any], task: str) -> list[str]:
+    """One task's trials: status, scores, days and every checker's verdict."""
+    lines: list[str] = []
+    for t in (t for t in document["tasks"] if t["id"] == task):
+        score = f"{100 * t['score']:.1f}%" if t.get("score") is not None else "no score"
+        up = f", upstream formula {100 * t['score_upstream']:.1f}%" if t.get("score_upstream") is not None else ""
+        lines.append(f"{t['id']} trial {t['trial']}: {t['status']}, score {score}{up}, red-lines crossed {t['redline_failed']}/{t['redline_evaluated']}")
+        for d in t["days"]:
+            lines.append(f"  day {d['day']} {d['name']} ({d['clock']}): {d['status']}{', ' + d['error'] if d.get('error') else ''}")
+        for c in t["checkers"]:
+            tag = f"red-line[{c['redline']}]" if c.get("redline") else c["kind"]
+            lines.append(f"    {c['outcome']:<8} {c['day']!s:<5} {c['id']} (w={c['weight']:g}, {tag}){': ' + c['message'] if c['message'] else ''}")
+    return lines
