@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -469,3 +470,23 @@ def test_run_settings_come_from_ini_and_environment(pytester: pytest.Pytester, b
     result = pytester.runpytest("--clawmark-evidence=ev3")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*--clawmark-fail-under (ini clawmark_fail_under, env CLAWMARK_FAIL_UNDER) takes a number, got 'lots'*"])
+
+
+def test_a_project_adds_its_own_scenario_and_task_folder(pytester: pytest.Pytester) -> None:
+    """A company's private corpus: its own scenario, its tasks in its own folder, nothing of the
+    package edited; without the declaration the scenario is refused with the way to add it."""
+    folder = pytester.path / "acme" / "benchmarks"
+    folder.mkdir(parents=True)
+    (folder / "task_po_match.py").write_text(textwrap.dedent(BASIC_TASK).replace('scenario="hr"', 'scenario="procurement"'))
+    result = pytester.runpytest("acme", "--agent=reference")
+    assert result.ret == pytest.ExitCode.INTERRUPTED  # a collection error
+    result.stdout.fnmatch_lines(["*unknown scenario 'procurement'*the ini key clawmark_scenarios*"])
+    pytester.makeini("[pytest]\nclawmark_scenarios = procurement\n")
+    result = pytester.runpytest("acme", "--agent=reference", "--clawmark-json=out.json")
+    assert result.ret == 0, result.stdout.str()
+    doc = read_json(pytester.path / "out.json")
+    assert list(doc["summary"]["by_scenario"]) == ["procurement"] and doc["summary"]["score"] == 1.0
+    pytester.makeini("[pytest]\nclawmark_scenarios = Procure-ment\n")
+    result = pytester.runpytest("acme", "--agent=reference")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*scenario names are lower-case identifiers (like procurement), not 'Procure-ment'*"])

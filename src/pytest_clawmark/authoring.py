@@ -46,6 +46,33 @@ SCENARIOS: tuple[str, ...] = (
 )
 """The 13 professional scenarios of the ClawMark paper (Table 2)."""
 
+_EXTRA_SCENARIOS: set[str] = set()
+_SCENARIO_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+
+
+def register_scenarios(names: Iterable[str]) -> list[str]:
+    """Accept a project's own scenarios besides the paper's 13 (ini key ``clawmark_scenarios``
+    or the ``pytest_clawmark_scenarios`` hook); returns the names that are not valid
+    (lower-case identifiers such as ``procurement``)."""
+    bad = []
+    for name in names:
+        name = str(name).strip()
+        if _SCENARIO_NAME.match(name):
+            _EXTRA_SCENARIOS.add(name)
+        elif name:
+            bad.append(name)
+    return bad
+
+
+def unregister_scenarios(names: Iterable[str]) -> None:
+    """Forget a run's own scenarios when it ends (in-process runs follow one another in tests)."""
+    _EXTRA_SCENARIOS.difference_update(str(n).strip() for n in names)
+
+
+def known_scenarios() -> tuple[str, ...]:
+    """The paper's scenarios, then the project's own (sorted)."""
+    return SCENARIOS + tuple(sorted(_EXTRA_SCENARIOS - set(SCENARIOS)))
+
 REDLINE_CLASSES: tuple[str, ...] = (
     "premature-decision",
     "compliance-bypass",
@@ -326,8 +353,9 @@ class Task:
         """Everything wrong with the declarations, with where each was declared."""
         out = [(w, m) for w, m in self._problems]
         here = self.where
-        if self.scenario not in SCENARIOS:
-            out.append((here, f"unknown scenario {self.scenario!r} (known: {', '.join(SCENARIOS)})"))
+        if self.scenario not in known_scenarios():
+            out.append((here, f"unknown scenario {self.scenario!r} (known: {', '.join(known_scenarios())}; "
+                              "a project adds its own with the ini key clawmark_scenarios)"))
         for s in sorted(self.services):
             if s not in SERVICE_TYPES:
                 out.append((here, f"unknown service {s!r} (known: {', '.join(sorted(SERVICE_TYPES))})"))

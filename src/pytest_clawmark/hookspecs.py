@@ -19,6 +19,12 @@ def pytest_clawmark_agents() -> dict[str, Any]:  # type: ignore[empty-body]
 
 
 @pytest.hookspec
+def pytest_clawmark_scenarios() -> list[str]:  # type: ignore[empty-body]
+    """Return the names of a project's own scenarios (besides the paper's 13), e.g.
+    ``["procurement"]``; the same as the ini key ``clawmark_scenarios``."""
+
+
+@pytest.hookspec
 def pytest_clawmark_trial_finished(record: Any) -> None:
     """Called (on the process that ran it) when a task trial is finished and its
     :class:`pytest_clawmark.results.TrialRecord` is final."""

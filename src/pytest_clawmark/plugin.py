@@ -26,6 +26,7 @@ from .agents.limits import LimitsError, parse_limits
 from .agents.registry import make_agent, parse_options, starts_processes
 from .agents.sandbox import MODES as ISOLATION_MODES
 from .agents.sandbox import Isolation, IsolationError, resolve_isolation
+from .authoring import register_scenarios, unregister_scenarios
 from .collect import (
     OPEN_RUNS,
     SETTINGS_KEY,
@@ -103,6 +104,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addini("clawmark_task_files", "glob(s) of task module file names", type="args", default=[DEFAULT_TASK_FILES])
     parser.addini("clawmark_turn_timeout", "per-turn agent time limit in seconds", default="")
     parser.addini("clawmark_run_timeout", "time limit of the whole run in seconds", default="")
+    parser.addini("clawmark_scenarios", "a project's own scenarios besides the paper's 13 (names)", type="args", default=[])
     parser.addini("clawmark_trials", "trials per task (as --clawmark-trials)", default="")
     parser.addini("clawmark_json", "write the results JSON here (as --clawmark-json)", default="")
     parser.addini("clawmark_fail_under", "exit status follows the score (as --clawmark-fail-under)", default="")
@@ -167,6 +169,11 @@ def pytest_configure(config: pytest.Config) -> None:
         if pattern not in patterns:
             patterns.append(pattern)
 
+    names = [*config.getini("clawmark_scenarios"), *(n for found in config.hook.pytest_clawmark_scenarios() for n in found or [])]
+    bad = register_scenarios(names)
+    config.stash[SCENARIOS_KEY] = [n for n in names if n not in bad]
+    if bad:
+        raise pytest.UsageError(f"clawmark: scenario names are lower-case identifiers (like procurement), not {', '.join(map(repr, bad))}")
     agent_name = _setting(config, "clawmark_agent", "CLAWMARK_AGENT", "clawmark_agent") or ""
     pairs = list(config.getini("clawmark_agent_options")) + list(config.getoption("clawmark_agent_options"))
     try:
@@ -319,6 +326,7 @@ def _catch_termination(state: RunState) -> None:
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
+    unregister_scenarios(config.stash.get(SCENARIOS_KEY, []))
     if config in _CONFIG:
         _CONFIG.remove(config)
     state = config.stash.get(STATE_KEY, None)
@@ -406,6 +414,9 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
         progress.day_finished(report.nodeid, report.outcome, dict(report.user_properties))
     progress.poll_journal()
 
+
+SCENARIOS_KEY = pytest.StashKey[list[str]]()
+"""The project's own scenarios this run registered (forgotten at unconfigure)."""
 
 _CONFIG: list[pytest.Config] = []
 """The current run's config (hooks without a config argument need it)."""
