@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import socket
+import statistics
 import threading
 import time
 from collections.abc import Iterator
@@ -191,7 +192,10 @@ def test_a_long_calculation_does_not_block_the_other_services(world: World, raw:
     assert outcome["response"].status_code == 200, outcome["response"].text
     assert outcome["seconds"] > 1.0, f"too fast to show anything ({outcome['seconds']:.2f} s): raise the load"
     assert len(latencies) >= 5
-    assert max(latencies) < 0.5, f"kb + admin ping took up to {max(latencies):.2f} s while sheets computed for {outcome['seconds']:.1f} s"
+    # blocked, a request would wait for the whole calculation; not blocked, it waits for nothing of it
+    # (bounds relative to the calculation and the median: a loaded 2-core machine adds its own pauses)
+    assert max(latencies) < outcome["seconds"] / 4, f"kb + admin ping took up to {max(latencies):.2f} s while sheets computed for {outcome['seconds']:.1f} s"
+    assert statistics.median(latencies) < 0.25, f"kb + admin ping took {statistics.median(latencies):.2f} s (median) while sheets computed"
 
 
 # -- observation 5: refused admin-plane requests were not audited -------------------------------------

@@ -187,3 +187,23 @@ def test_fixed_offset_times_survive_add_and_move(two_worlds: tuple[World, World]
     with caldav.DAVClient(url=env["CLAWMARK_CALDAV_URL"], username=env["CLAWMARK_CALDAV_USER"], password=env["CLAWMARK_CALDAV_PASSWORD"]) as client:
         (ev,) = client.principal().calendars()[0].search(event=True)
         assert ev.icalendar_component["DTSTART"].dt == datetime(2025, 4, 7, 15, tzinfo=timezone.utc)
+
+
+def test_check_evaluates_a_days_checkers_on_the_world_as_it_is() -> None:
+    """``clawmark check``: the world of a task up to day N (with --solve: after its reference
+    solutions), and the day's checkers evaluated each time ``check`` is typed."""
+    import json as _json
+
+    def check(*extra: str) -> list[dict]:
+        r = subprocess.run(
+            [sys.executable, "-m", "pytest_clawmark.cli", "check", "--task", "tests/tasks/pm/task_release_readiness.py", "--day", "1", *extra],
+            input="check\n", capture_output=True, text=True, cwd=REPO, timeout=120,
+        )
+        assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
+        return [_json.loads(line) for line in r.stdout.splitlines() if line.startswith('{"day"')]
+
+    solved = check("--solve")
+    assert solved and all(v["outcome"] == "passed" and v["day"] == 1 for v in solved), solved
+    untouched = check()
+    assert {v["id"] for v in untouched} == {v["id"] for v in solved}
+    assert any(v["outcome"] == "failed" and v["message"] for v in untouched), untouched

@@ -3,7 +3,8 @@
     clawmark report RESULTS.json|RUN_DIR       the summary table of a run (or of its journal)
     clawmark compare BASE.json NEW.json        deltas over BASE's tasks; exit 1 on a regression or if not comparable
     clawmark merge OUT.json A.json B.json...   one results file from several (sharded CI runs)
-    clawmark serve [--services ...] [--task PATH [--day N]]   a live world to explore by hand
+    clawmark serve [--services ...] [--task PATH [--day N] [--solve]]   a live world to explore by hand
+    clawmark check --task PATH [--day N] [--solve]   the same; type `check` to evaluate day N's checkers
     clawmark lint [PATHS]                      authoring invariants of task modules
     clawmark corpus-stats [PATHS] [--check F]  the corpus table (docs/corpus.md)
 """
@@ -115,7 +116,11 @@ def cmd_corpus_stats(args: argparse.Namespace) -> int:
 def cmd_serve(args: argparse.Namespace) -> int:
     from .serve import serve
 
-    return serve(services=args.services, task_path=args.task, day=args.day)
+    return serve(services=args.services, task_path=args.task, day=args.day, solve=args.solve, check=args.fn is cmd_check)
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    return cmd_serve(args)
 
 
 def cmd_scripted_model(args: argparse.Namespace) -> int:
@@ -167,7 +172,14 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--services", nargs="+", default=None, metavar="NAME", help="services to start (default: all, or the task's)")
     s.add_argument("--task", default=None, metavar="PATH", help="a task module whose turns seed the world")
     s.add_argument("--day", type=int, default=None, metavar="N", help="run the task's turn setups up to day N (default: 1)")
+    s.add_argument("--solve", action="store_true", help="also run the task's reference solutions of days 1..N (agent plane only)")
     s.set_defaults(fn=cmd_serve)
+    ck = sub.add_parser("check", help="serve a task's world like serve; type `check` on stdin to evaluate day N's checkers (JSON lines)")
+    ck.add_argument("--services", nargs="+", default=None, metavar="NAME", help="services to start (default: the task's)")
+    ck.add_argument("--task", required=True, metavar="PATH", help="the task module")
+    ck.add_argument("--day", type=int, default=None, metavar="N", help="the day to check; setups (and with --solve, solutions) run up to it (default: 1)")
+    ck.add_argument("--solve", action="store_true", help="run the task's reference solutions of days 1..N first")
+    ck.set_defaults(fn=cmd_check)
     sm = sub.add_parser("scripted-model", help="serve an OpenAI/Anthropic-compatible model that replays a script; print its URL as JSON")
     sm.add_argument("--script", required=True, metavar="FILE", help="the script (JSON; see docs/agents.md)")
     sm.add_argument("--port", type=int, default=0, metavar="N", help="loopback port (default: an ephemeral one)")

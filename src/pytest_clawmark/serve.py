@@ -1,12 +1,18 @@
-"""``clawmark serve``: a live world to explore by hand, optionally seeded by a task.
+"""``clawmark serve`` / ``clawmark check``: a live world to explore by hand, seeded by a task.
 
 Prints one JSON object on stdout (the agent-plane endpoints, credentials and workspace — what an
 agent would get), then serves until SIGINT/SIGTERM, and stops the world cleanly. Diagnostics go
 to stderr so stdout stays machine-readable.
+
+For authors and agent builders: ``--solve`` also runs the task's reference solutions (through the
+agent plane, as the ``reference`` agent does) of days 1..N, and ``clawmark check`` evaluates the
+day's checkers whenever ``check`` is typed on stdin — after you changed the world by hand, with
+your own client or agent — printing one JSON verdict per line.
 """
 
 from __future__ import annotations
 
+import json
 import sys
 import tempfile
 from pathlib import Path
@@ -38,7 +44,9 @@ def load_task(path: str | Path) -> Task:
     return task
 
 
-def build_world(services: list[str] | None, task_path: str | None, day: int | None) -> tuple[World, dict[str, Any]]:
+def build_world(
+    services: list[str] | None, task_path: str | None, day: int | None, *, solve: bool = False
+) -> tuple[World, dict[str, Any]]:
     root = Path(tempfile.mkdtemp(prefix="clawmark-serve-"))
     info: dict[str, Any] = {}
     if task_path:
@@ -55,11 +63,15 @@ def build_world(services: list[str] | None, task_path: str | None, day: int | No
                 world.clock = turn.clock
                 world.mutations.allowed = frozenset(turn.silent)
                 messages[str(turn.day)] = turn.setup(world)
+                if solve:
+                    world.write_tools_md()
+                    _solve(task, turn, world, messages[str(turn.day)])
         except BaseException:
             world.discard()
             raise
         world.write_tools_md()
-        info.update(task=task_path, day=upto, clock=world.clock.isoformat() if world.clock else None, messages=messages)
+        info.update(task=task_path, day=upto, clock=world.clock.isoformat() if world.clock else None, messages=messages, solved=solve)
+        info["_task"] = task
     else:
         names = set(services or SERVICE_ORDER)
         world = World(names, root, user=DEFAULT_USER, people=DEFAULT_PEOPLE)
@@ -67,12 +79,42 @@ def build_world(services: list[str] | None, task_path: str | None, day: int | No
     return world, info
 
 
-def serve(services: list[str] | None = None, task_path: str | None = None, day: int | None = None) -> int:
-    try:
-        world, info = build_world(services, task_path, day)
-    except (ServeError, ValueError) as exc:
-        print(f"clawmark serve: {exc}", file=sys.stderr)
+def _solve(task: Task, turn: Any, world: World, message: str) -> None:
+    """The day's reference solution, through the agent plane only (as the reference agent)."""
+    from .agents.base import AgentView
+
+    solution = task.solutions.get(turn.day)
+    if solution is None:
+        raise ServeError(f"--solve: the task has no reference solution for day {turn.day}")
+    env = {**world.agent_env(), "CLAWMARK_DAY": str(turn.day)}
+    solution.fn(AgentView(world.workspace, env, world.user, turn.clock, turn.day, message))
+    world.fs.disarm()
+
+
+def check_lines(task: Task, day: int, world: World) -> list[dict[str, Any]]:
+    """Evaluate day ``day``'s checkers (and the final ones on the last day) on the world as it is."""
+    from .authoring import FINAL
+    from .trial import evaluate_once
+
+    chosen = task.checkers_for(day) + (task.checkers_for(FINAL) if day == task.days else [])
+    out = []
+    for c in chosen:
+        outcome, message, _ = evaluate_once(c, world)
+        out.append({"id": c.id, "day": c.day, "weight": c.weight, "redline": c.redline, "outcome": outcome, "message": message})
+    return out
+
+
+def serve(services: list[str] | None = None, task_path: str | None = None, day: int | None = None, *, solve: bool = False, check: bool = False) -> int:
+    label = "clawmark check" if check else "clawmark serve"
+    if check and not task_path:
+        print(f"{label}: --task is required (whose checkers to evaluate)", file=sys.stderr)
         return 2
+    try:
+        world, info = build_world(services, task_path, day, solve=solve)
+    except (ServeError, ValueError) as exc:
+        print(f"{label}: {exc}", file=sys.stderr)
+        return 2
+    task = info.pop("_task", None)
     description = {
         "services": list(world.names),
         "user": {"name": world.user.name, "email": world.user.email},
@@ -88,4 +130,19 @@ def serve(services: list[str] | None = None, task_path: str | None = None, day: 
         world.discard()
         return ""
 
-    return serve_until_signalled("clawmark serve", description, "the world", cleanup)
+    on_line = None
+    if check and task is not None:
+        upto = int(info["day"])
+
+        def on_line(line: str) -> None:
+            if line != "check":
+                print(f"{label}: type `check` to evaluate day {upto}'s checkers (Ctrl-D or Ctrl-C stops)", file=sys.stderr, flush=True)
+                return
+            verdicts = check_lines(task, upto, world)
+            for v in verdicts:
+                print(json.dumps(v, sort_keys=True), flush=True)
+            passed = sum(1 for v in verdicts if v["outcome"] == "passed")
+            print(f"{label}: {passed}/{len(verdicts)} checkers of day {upto} passed", file=sys.stderr, flush=True)
+
+        print(f"{label}: change the world as you like, then type `check`", file=sys.stderr, flush=True)
+    return serve_until_signalled(label, description, "the world", cleanup, on_line)

@@ -571,6 +571,11 @@ def verdict_message(exc: AssertionError) -> str:
     return head if sep and head.strip() else (text or "assertion failed")
 
 
+def evaluate_once(checker: Checker, world: World) -> tuple[str, str, BaseException | None]:
+    """One evaluation of ``checker`` on ``world`` as it is: (outcome, recorded message, exception)."""
+    return _evaluate_once(checker, world)
+
+
 def _evaluate_once(checker: Checker, world: World) -> tuple[str, str, BaseException | None]:
     try:
         checker.fn(world)
@@ -602,5 +607,6 @@ __all__ = [
     "TrialPlan",
     "TrialRun",
     "WorldBroken",
+    "evaluate_once",
     "verdict_message",
 ]
