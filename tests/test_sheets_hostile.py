@@ -18,13 +18,18 @@ from urllib.parse import quote
 
 import httpx
 import pytest
-
 from fuzzing import REQUEST_LIMIT_S
+from test_sheets_support import USER, agent, agent_http, google_error
+
 from pytest_clawmark.servers.sheets import limits
 from pytest_clawmark.servers.sheets.calc import warm_up
-from pytest_clawmark.servers.sheets.watchdog import GRACE_S, TICK_S, WATCHDOG, FormulaInterrupted
+from pytest_clawmark.servers.sheets.watchdog import (
+    GRACE_S,
+    TICK_S,
+    WATCHDOG,
+    FormulaInterrupted,
+)
 from pytest_clawmark.world import World
-from test_sheets_support import USER, agent, agent_http, google_error
 
 UE = {"valueInputOption": "USER_ENTERED"}
 RAW = {"valueInputOption": "RAW"}
