@@ -35,6 +35,8 @@ def cmd_report(args: argparse.Namespace) -> int:
         doc = found
     else:
         doc = load(args.results)
+    if args.html:
+        return _write_html(args, doc)
     print(f"clawmark results {args.results} (agent {doc['run'].get('agent', '?')})")
     if args.task is not None and not any(t["id"] == args.task for t in doc["tasks"]):
         known = ", ".join(sorted({t["id"] for t in doc["tasks"]})[:20])
@@ -47,6 +49,16 @@ def cmd_report(args: argparse.Namespace) -> int:
     else:
         for line in summary_lines(doc):
             print(line)
+    return 0
+
+
+def _write_html(args: argparse.Namespace, doc: dict) -> int:
+    from .report.html import render_html
+
+    runs = [(Path(args.results).name, doc)] + [(Path(p).name, load(p)) for p in args.compare]
+    out = Path(args.html)
+    out.write_text(render_html(runs, evidence_root=Path(args.evidence) if args.evidence else None), encoding="utf-8")
+    print(f"clawmark report: wrote {out} ({out.stat().st_size // 1024} KiB)")
     return 0
 
 
@@ -136,6 +148,9 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("results")
     r.add_argument("--failed", action="store_true", help="only the checkers that did not pass, by task trial and day, with their messages")
     r.add_argument("--task", metavar="ID", help="one task: its trials, days and every checker's verdict (with --failed: its failures)")
+    r.add_argument("--html", metavar="OUT", help="write the run viewer: one self-contained HTML file (charts, checker tables, traces, day-by-day world changes)")
+    r.add_argument("--compare", nargs="+", default=[], metavar="RESULTS", help="with --html: more results files shown side by side (scores, flipped checkers)")
+    r.add_argument("--evidence", metavar="DIR", help="with --html: the run's evidence folder, if it moved (default: the one the results name)")
     r.set_defaults(fn=cmd_report)
     c = sub.add_parser(
         "compare",
