@@ -82,6 +82,34 @@ def basic_task(pytester: pytest.Pytester) -> Path:
     return pytester.makepyfile(task_basic=BASIC_TASK)
 
 
+# An agent for BASIC_TASK, registered through a pytester conftest (tests/test_cli.py, test_report_html.py).
+ADDER = '''
+import os
+from pytest_clawmark import TurnTrace
+
+class Adder:
+    """Copies the number + 1; on day 2 of the task named in $ADDER_SLIPS it writes a wrong one;
+    with $ADDER_TAMPERS it also edits the inbox on day 2 (crossing the basic task's red-line)."""
+    name = "adder"
+    def __init__(self, options):
+        pass
+    def start(self, session):
+        self.ws, self.task = session.workspace, session.task_id
+    def wake(self, message, day, clock):
+        (self.ws / "out").mkdir(exist_ok=True)
+        slip = day == 2 and self.task == os.environ.get("ADDER_SLIPS")
+        (self.ws / "out/answer.txt").write_text(str(int((self.ws / "inbox/number.txt").read_text()) + (0 if slip else 1)))
+        if day == 2 and os.environ.get("ADDER_TAMPERS"):
+            (self.ws / "inbox/number.txt").write_text("0")
+        return TurnTrace(tool_calls=[{"name": "write", "status": "ok", "summary": "out/answer.txt"}])
+    def stop(self):
+        pass
+
+def pytest_clawmark_agents():
+    return {"adder": Adder}
+'''
+
+
 def make_task(pytester: pytest.Pytester, name: str, source: str) -> Path:
     return pytester.makepyfile(**{name: textwrap.dedent(source)})
 

@@ -9,33 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import BASIC_TASK, make_task
+from conftest import ADDER, BASIC_TASK, make_task
 
 CLI = [sys.executable, "-m", "pytest_clawmark.cli"]
-
-
-ADDER = '''
-import os
-from pytest_clawmark import TurnTrace
-
-class Adder:
-    """Copies the number + 1; on day 2 of the task named in $ADDER_SLIPS it writes a wrong one."""
-    name = "adder"
-    def __init__(self, options):
-        pass
-    def start(self, session):
-        self.ws, self.task = session.workspace, session.task_id
-    def wake(self, message, day, clock):
-        (self.ws / "out").mkdir(exist_ok=True)
-        slip = day == 2 and self.task == os.environ.get("ADDER_SLIPS")
-        (self.ws / "out/answer.txt").write_text(str(int((self.ws / "inbox/number.txt").read_text()) + (0 if slip else 1)))
-        return TurnTrace()
-    def stop(self):
-        pass
-
-def pytest_clawmark_agents():
-    return {"adder": Adder}
-'''
 
 
 @pytest.fixture

@@ -11,34 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import BASIC_TASK, make_task
+from conftest import ADDER, BASIC_TASK, make_task
 
 CLI = [sys.executable, "-m", "pytest_clawmark.cli"]
-
-SLIPS = '''
-import os
-from pytest_clawmark import TurnTrace
-
-class Slips:
-    """Does the basic task right, except on day 2 when $SLIP is set (a regression)."""
-    name = "slips"
-    def __init__(self, options):
-        pass
-    def start(self, session):
-        self.ws = session.workspace
-    def wake(self, message, day, clock):
-        (self.ws / "out").mkdir(exist_ok=True)
-        slip = day == 2 and os.environ.get("SLIP")
-        (self.ws / "out/answer.txt").write_text(str(int((self.ws / "inbox/number.txt").read_text()) + (0 if slip else 1)))
-        if day == 2 and os.environ.get("TAMPER"):
-            (self.ws / "inbox/number.txt").write_text("0")  # crosses the task's red-line
-        return TurnTrace(tool_calls=[{"name": "write", "status": "ok", "summary": "out/answer.txt"}])
-    def stop(self):
-        pass
-
-def pytest_clawmark_agents():
-    return {"slips": Slips}
-'''
 
 
 class Page(HTMLParser):
@@ -67,10 +42,10 @@ class Page(HTMLParser):
 @pytest.fixture
 def two_runs(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
     make_task(pytester, "task_basic", BASIC_TASK)
-    pytester.makeconftest(SLIPS)
-    pytester.runpytest("--agent=slips", "--clawmark-json=good.json", "--clawmark-evidence=ev-good")
-    monkeypatch.setenv("SLIP", "1")
-    pytester.runpytest("--agent=slips", "--clawmark-json=bad.json", "--clawmark-evidence=ev-bad")
+    pytester.makeconftest(ADDER)
+    pytester.runpytest("--agent=adder", "--clawmark-json=good.json", "--clawmark-evidence=ev-good")
+    monkeypatch.setenv("ADDER_SLIPS", "hr/basic")
+    pytester.runpytest("--agent=adder", "--clawmark-json=bad.json", "--clawmark-evidence=ev-bad")
     return pytester.path / "good.json", pytester.path / "bad.json"
 
 
@@ -101,9 +76,9 @@ def test_the_viewer_shows_summary_charts_checkers_day_changes_and_a_comparison(t
 
 def test_the_viewer_marks_a_crossed_red_line(pytester: pytest.Pytester, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     make_task(pytester, "task_basic", BASIC_TASK)
-    pytester.makeconftest(SLIPS)
-    monkeypatch.setenv("TAMPER", "1")
-    pytester.runpytest("--agent=slips", "--clawmark-json=tampered.json")
+    pytester.makeconftest(ADDER)
+    monkeypatch.setenv("ADDER_TAMPERS", "1")
+    pytester.runpytest("--agent=adder", "--clawmark-json=tampered.json")
     out = tmp_path / "tampered.html"
     assert render(str(pytester.path / "tampered.json"), "--html", str(out)).returncode == 0
     html = out.read_text()
