@@ -183,18 +183,16 @@ def build_parser() -> argparse.ArgumentParser:
     cs.add_argument("paths", nargs="*", default=["tasks"])
     cs.add_argument("--check", metavar="FILE", default=None, help="exit 1 unless FILE already holds exactly this output")
     cs.set_defaults(fn=cmd_corpus_stats)
-    s = sub.add_parser("serve", help="start a world and print its agent-plane endpoints as JSON")
-    s.add_argument("--services", nargs="+", default=None, metavar="NAME", help="services to start (default: all, or the task's)")
-    s.add_argument("--task", default=None, metavar="PATH", help="a task module whose turns seed the world")
-    s.add_argument("--day", type=int, default=None, metavar="N", help="run the task's turn setups up to day N (default: 1)")
-    s.add_argument("--solve", action="store_true", help="also run the task's reference solutions of days 1..N (agent plane only)")
-    s.set_defaults(fn=cmd_serve)
-    ck = sub.add_parser("check", help="serve a task's world like serve; type `check` on stdin to evaluate day N's checkers (JSON lines)")
-    ck.add_argument("--services", nargs="+", default=None, metavar="NAME", help="services to start (default: the task's)")
-    ck.add_argument("--task", required=True, metavar="PATH", help="the task module")
-    ck.add_argument("--day", type=int, default=None, metavar="N", help="the day to check; setups (and with --solve, solutions) run up to it (default: 1)")
-    ck.add_argument("--solve", action="store_true", help="run the task's reference solutions of days 1..N first")
-    ck.set_defaults(fn=cmd_check)
+    for name, fn, what in (
+        ("serve", cmd_serve, "start a world and print its agent-plane endpoints as JSON"),
+        ("check", cmd_check, "serve a task's world like serve; type `check` on stdin to evaluate day N's checkers (JSON lines)"),
+    ):
+        w = sub.add_parser(name, help=what)
+        w.add_argument("--services", nargs="+", default=None, metavar="NAME", help="services to start (default: all, or the task's)")
+        w.add_argument("--task", required=name == "check", default=None, metavar="PATH", help="a task module whose turns seed the world")
+        w.add_argument("--day", type=int, default=None, metavar="N", help="run the task's turn setups up to day N, the day checked (default: 1)")
+        w.add_argument("--solve", action="store_true", help="also run the task's reference solutions of days 1..N (agent plane only)")
+        w.set_defaults(fn=fn)
     sm = sub.add_parser("scripted-model", help="serve an OpenAI/Anthropic-compatible model that replays a script; print its URL as JSON")
     sm.add_argument("--script", required=True, metavar="FILE", help="the script (JSON; see docs/agents.md)")
     sm.add_argument("--port", type=int, default=0, metavar="N", help="loopback port (default: an ephemeral one)")
