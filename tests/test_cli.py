@@ -72,3 +72,14 @@ def test_bad_files_give_clear_errors(tmp_path: Path) -> None:
     assert r.returncode == 2 and "not a pytest-clawmark results file" in r.stderr
     r = run("report", str(tmp_path / "missing.json"))
     assert r.returncode == 2 and "no such file" in r.stderr
+
+
+def test_the_admin_plane_reference_is_current() -> None:
+    """docs/admin-api.md is generated from the code (every public admin-plane method, with its
+    signature): a changed signature without a regenerated file fails here."""
+    repo = Path(__file__).resolve().parents[1]
+    r = subprocess.run([*CLI, "api-docs", "--check", str(repo / "docs" / "admin-api.md")], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    text = (repo / "docs" / "admin-api.md").read_text()
+    for method in ("world.fs", "deliver(", "add_event(", "create_database(", "update_row(", "by_id(", "notion("):
+        assert method in text

@@ -4,6 +4,7 @@
     clawmark compare BASE.json NEW.json        deltas over BASE's tasks; exit 1 on a regression or if not comparable
     clawmark merge OUT.json A.json B.json...   one results file from several (sharded CI runs)
     clawmark serve [--services ...] [--task PATH [--day N] [--solve]]   a live world to explore by hand
+    clawmark api-docs [--check F]                    the admin-plane reference (docs/admin-api.md)
     clawmark check --task PATH [--day N] [--solve]   the same; type `check` to evaluate day N's checkers
     clawmark lint [PATHS]                      authoring invariants of task modules
     clawmark corpus-stats [PATHS] [--check F]  the corpus table (docs/corpus.md)
@@ -105,6 +106,21 @@ def cmd_lint(args: argparse.Namespace) -> int:
     return 1 if findings else 0
 
 
+def cmd_api_docs(args: argparse.Namespace) -> int:
+    from .apidocs import render as render_api
+
+    text = render_api()
+    if args.check:
+        current = Path(args.check).read_text(encoding="utf-8") if Path(args.check).exists() else ""
+        if current != text:
+            print(f"clawmark api-docs: {args.check} is stale; regenerate it with `clawmark api-docs > {args.check}`", file=sys.stderr)
+            return 1
+        print(f"clawmark api-docs: {args.check} is current")
+        return 0
+    sys.stdout.write(text)
+    return 0
+
+
 def cmd_corpus_stats(args: argparse.Namespace) -> int:
     from .corpus_stats import collect, render
     from .loading import TaskLoadError
@@ -179,6 +195,9 @@ def build_parser() -> argparse.ArgumentParser:
     lt = sub.add_parser("lint", help="check authoring invariants of task modules (file:line messages)")
     lt.add_argument("paths", nargs="*", default=["tasks"])
     lt.set_defaults(fn=cmd_lint)
+    ad = sub.add_parser("api-docs", help="the admin-plane reference for task authors (docs/admin-api.md), from the code")
+    ad.add_argument("--check", metavar="FILE", default=None, help="exit 1 unless FILE already holds exactly this output")
+    ad.set_defaults(fn=cmd_api_docs)
     cs = sub.add_parser("corpus-stats", help="Table-2-style corpus statistics and task summaries (Markdown)")
     cs.add_argument("paths", nargs="*", default=["tasks"])
     cs.add_argument("--check", metavar="FILE", default=None, help="exit 1 unless FILE already holds exactly this output")
