@@ -444,6 +444,8 @@ class TrialRun:
             if violation is not None:
                 return violation
         exception = ""
+        if outcome == ERROR and upstream:  # its ctx.workspace copies live in the world's folder: same text on every run
+            message = message.replace(str(world.root), "<world>")
         if outcome == ERROR and not self.is_twin and upstream and self.settings.upstream_exceptions != "error":
             if self.settings.upstream_exceptions == "false":
                 outcome, message = FAILED, f"raised {message}: False, as upstream's runner counts an exception"
