@@ -108,3 +108,22 @@ def test_journal_lines_are_read_once_and_only_whole(tmp_path: Path) -> None:
         fh.write(whole[20:])
     progress.poll_journal()
     assert len(seen) == 2
+
+
+CHATTY = "import os, sys, time\nfor i in range(3):\n    print(f'thinking {i}', flush=True); time.sleep(0.6)\nprint('oops', file=sys.stderr, flush=True)\nos.makedirs('out', exist_ok=True); open('out/answer.txt', 'w').write('42')\n"
+
+
+def test_the_agents_output_streams_live_prefixed_by_task_and_day(tmp_path: Path) -> None:
+    task = tmp_path / "tasks" / "hr" / "task_slow.py"
+    task.parent.mkdir(parents=True)
+    task.write_text(SLOW_TASK)
+    agent = tmp_path / "chatty.py"
+    agent.write_text(CHATTY)
+    out = run_in_pty(["tasks", "--agent=command", f"--agent-option=cmd={sys.executable} {agent}", "-n", "2", "--clawmark-stream",
+                      "--clawmark-heartbeat", "0", "-q", "-p", "no:cacheprovider"], tmp_path)
+    lines = out.splitlines()
+    for day in (1, 2):
+        shown = [line for line in lines if line.startswith(f"  [hr/task_slow trial1 day {day} std")]
+        assert shown == [f"  [hr/task_slow trial1 day {day} stdout] thinking {i}" for i in range(3)] + [f"  [hr/task_slow trial1 day {day} stderr] oops"], out
+    # live: the first line shows before the day ends
+    assert out.index("[hr/task_slow trial1 day 1 stdout] thinking 0") < out.index("clawmark ■ hr/task_slow trial1 day 1")

@@ -97,6 +97,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     g.addoption("--agent-limits", dest="clawmark_agent_limits", action="append", default=[], metavar="KEY=VALUE[,KEY=VALUE]", help="resource limits of agent processes (repeatable): processes, memory, file_size, open_files, cpu, output, evidence_file, evidence_total, cgroups; e.g. memory=8G,processes=1024 (docs/agents.md); env CLAWMARK_AGENT_LIMITS, ini clawmark_agent_limits")
     g.addoption("--upstream-exceptions", dest="clawmark_upstream_exceptions", default="ours", choices=("ours", "false", "error"), help="upstream-format tasks: a checker that raises is a failed checker with its exception recorded (ours, default), a plain False as upstream's runner counts it (false), or an error that excludes the trial (error: for task authors); docs/upstream.md")
     g.addoption("--clawmark-progress", dest="clawmark_progress", default=None, choices=("lines", "off"), help="live progress lines: agent-days starting and ending, finished trials with their scores, a heartbeat (default lines; even with -q); ini clawmark_progress")
+    g.addoption("--clawmark-stream", dest="clawmark_stream", action="store_true", default=False, help="show the agent's stdout/stderr live, each line prefixed by task, trial and day (also with -s; works under -n)")
     g.addoption("--clawmark-heartbeat", dest="clawmark_heartbeat", type=float, default=None, metavar="SECONDS", help="every SECONDS, a line naming the agent-days still running (default 30; 0: none); ini clawmark_heartbeat")
     g.addoption("--clawmark-keep-worlds", dest="clawmark_keep_worlds", action="store_true", default=False, help="keep each world's folder (workspace, service state) after its trial")
     parser.addini("clawmark_agent", "default agent under test", default="")
@@ -371,7 +372,8 @@ def _start_progress(config: pytest.Config) -> None:
         return
     beat = _seconds_or_zero(_setting(config, "clawmark_heartbeat", "CLAWMARK_HEARTBEAT", "clawmark_heartbeat"), 30.0)
 
-    state.progress = LiveProgress(write, root, heartbeat=beat)
+    stream = bool(config.getoption("clawmark_stream")) or getattr(config.option, "capture", "") == "no"
+    state.progress = LiveProgress(write, root, heartbeat=beat, stream=stream)
     state.progress.start()
 
 

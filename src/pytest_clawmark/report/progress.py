@@ -9,6 +9,11 @@ that owns the terminal (the xdist controller, or the only process), whatever ``-
 Sources, all already on the controller: ``pytest_runtest_logstart`` of each day's turn item (a
 day begins), its report (the day ends: status, seconds and tool calls from the item's
 ``user_properties``), and the run journal (a trial finished: its score), read incrementally.
+
+With ``stream`` (``-s`` or ``--clawmark-stream``), the agent's own output is shown as it comes,
+each line prefixed by its task, trial and day: the command agent's ``dayN.stdout.txt`` and
+``dayN.stderr.txt`` in the trial's evidence folder (found through the run's plan), tailed while
+the day runs — so it works under ``-n`` too, where workers' output never reaches the terminal.
 """
 
 from __future__ import annotations
@@ -20,7 +25,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ..journal import JOURNAL
+from ..journal import JOURNAL, read_plans
+
+STREAM_TICK = 0.5
+"""Seconds between reads of the agents' output files when streaming."""
 
 
 def day_label(nodeid: str) -> str:
@@ -48,9 +56,17 @@ def _duration(seconds: float) -> str:
 
 
 class LiveProgress:
-    def __init__(self, write: Callable[[str], None], evidence_root: Path, *, heartbeat: float = 30.0, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, write: Callable[[str], None], evidence_root: Path, *, heartbeat: float = 30.0, stream: bool = False,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self._write = write
-        self._journal = Path(evidence_root) / JOURNAL
+        self._root = Path(evidence_root)
+        self._journal = self._root / JOURNAL
+        self._stream = stream
+        self._tails: dict[str, dict[Path, int]] = {}  # turn node id -> output file -> bytes shown
+        self._trial_dirs: dict[str, Path] = {}
+        self._tail_lock = threading.Lock()  # one reader of the output files at a time (thread and hooks)
         self._offset = 0
         self._partial = b""
         self._clock = clock
@@ -64,11 +80,16 @@ class LiveProgress:
     def day_started(self, nodeid: str) -> None:
         with self._lock:
             self._running[nodeid] = self._clock()
+            if self._stream:
+                self._tails[nodeid] = {}
         self.line(f"clawmark ▶ {day_label(nodeid)}: agent at work")
 
     def day_finished(self, nodeid: str, outcome: str, properties: dict[str, Any]) -> None:
+        if self._stream:
+            self.tail(nodeid, final=True)
         with self._lock:
             started = self._running.pop(nodeid, None)
+            self._tails.pop(nodeid, None)
         if started is None:
             return
         status = properties.get("agent_status") or ("setup failed" if outcome == "failed" else outcome)
@@ -96,9 +117,51 @@ class LiveProgress:
                 continue
             self.line(f"clawmark ✓ {trial_line(record)}")
 
+    # -- the agent's output ------------------------------------------------------------------------
+    def _outputs(self, nodeid: str) -> list[Path]:
+        """The output files of the day ``nodeid`` (``path::trialK::dayN::turn``) in the evidence."""
+        trial_node, _, rest = nodeid.rpartition("::")[0].rpartition("::")
+        day = rest.removeprefix("day")
+        folder = self._trial_dirs.get(trial_node)
+        if folder is None:
+            from ..trial import _safe
+
+            for plan in read_plans(self._root):
+                self._trial_dirs[plan.nodeid] = self._root / _safe(plan.id) / f"trial{plan.trial}"
+            folder = self._trial_dirs.get(trial_node)
+        if folder is None:
+            return []
+        return [folder / f"day{day}.stdout.txt", folder / f"day{day}.stderr.txt"]
+
+    def tail(self, nodeid: str, final: bool = False) -> None:
+        """Show the new whole lines of the day's output (at the day's end, the rest too)."""
+        with self._tail_lock:
+            self._tail(nodeid, final)
+
+    def _tail(self, nodeid: str, final: bool) -> None:
+        with self._lock:
+            offsets = self._tails.get(nodeid)
+        if offsets is None:
+            return
+        label = day_label(nodeid)
+        for path in self._outputs(nodeid):
+            try:
+                with path.open("rb") as fh:
+                    fh.seek(offsets.get(path, 0))
+                    data = fh.read(1 << 20)
+            except OSError:
+                continue
+            cut = len(data) if final else data.rfind(b"\n") + 1
+            if cut <= 0:
+                continue
+            offsets[path] = offsets.get(path, 0) + cut
+            stream = "stderr" if path.name.endswith("stderr.txt") else "stdout"
+            for raw in data[:cut].decode("utf-8", errors="replace").splitlines():
+                self.line(f"  [{label} {stream}] {raw}")
+
     # -- heartbeat -------------------------------------------------------------------------------
     def start(self) -> None:
-        if self._heartbeat > 0 and self._thread is None:
+        if (self._heartbeat > 0 or self._stream) and self._thread is None:
             self._thread = threading.Thread(target=self._beat, name="clawmark-heartbeat", daemon=True)
             self._thread.start()
 
@@ -109,10 +172,18 @@ class LiveProgress:
             self._thread = None
 
     def _beat(self) -> None:
-        while not self._stop.wait(self._heartbeat):
+        tick = min(STREAM_TICK, self._heartbeat) if self._stream and self._heartbeat > 0 else STREAM_TICK if self._stream else self._heartbeat
+        last_beat = self._clock()
+        while not self._stop.wait(tick):
             now = self._clock()
             with self._lock:
                 running = sorted(self._running.items(), key=lambda kv: kv[1])
+            if self._stream:
+                for nodeid, _ in running:
+                    self.tail(nodeid)
+            if self._heartbeat <= 0 or now - last_beat < self._heartbeat - tick / 2:
+                continue
+            last_beat = now
             if running:
                 shown = ", ".join(f"{day_label(n)} ({_duration(now - t)})" for n, t in running[:6])
                 more = f" and {len(running) - 6} more" if len(running) > 6 else ""
