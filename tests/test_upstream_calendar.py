@@ -18,6 +18,7 @@ from zoneinfo import ZoneInfo
 
 import caldav
 import pytest
+from test_calendar_service import client  # noqa: F401 - the agent's unmodified caldav client, as in the service tests
 from upstream_support import run, world_of
 
 from pytest_clawmark.upstream.calendar_adapter import (
@@ -42,22 +43,13 @@ def cal(world: World) -> UpstreamCalendar:
     return UpstreamCalendar(world)
 
 
-@pytest.fixture
-def agent(world: World) -> Iterator[caldav.DAVClient]:
-    env = world.agent_env()
-    with caldav.DAVClient(
-        url=env["CLAWMARK_CALDAV_URL"], username=env["CLAWMARK_CALDAV_USER"], password=env["CLAWMARK_CALDAV_PASSWORD"]
-    ) as client:
-        yield client
-
-
 def agent_calendar(client: caldav.DAVClient, name: str) -> caldav.Calendar:
     (found,) = [c for c in client.principal().calendars() if c.get_display_name() == name]
     return found
 
 
 # -- calendars ------------------------------------------------------------------------------------
-def test_create_and_list_calendars(world: World, cal: UpstreamCalendar, agent: caldav.DAVClient) -> None:
+def test_create_and_list_calendars(world: World, cal: UpstreamCalendar, client: caldav.DAVClient) -> None:
     url = run(cal.create_calendar("Work Rota"))
     assert unquote(url) == f"{world.calendar.url}{USER.email}/Work-Rota/"
     assert run(cal.create_calendar("Work Rota")) == url  # idempotent: no same-named twin
@@ -67,7 +59,7 @@ def test_create_and_list_calendars(world: World, cal: UpstreamCalendar, agent: c
         for cal_id, name in (("Work-Rota", "Work Rota"), ("calendar", "calendar"), ("zhang.eng", "zhang.eng"))
     ]
     # the agent's client shows the task's names
-    assert sorted(c.get_display_name() for c in agent.principal().calendars()) == ["Work Rota", "calendar", "zhang.eng"]
+    assert sorted(c.get_display_name() for c in client.principal().calendars()) == ["Work Rota", "calendar", "zhang.eng"]
     assert world.calendar.calendar_names()[f"/{USER.email}/Work-Rota/"] == "Work Rota"
 
 
@@ -160,11 +152,11 @@ def test_delete_event(world: World, cal: UpstreamCalendar) -> None:
 
 
 # -- the agent's side -----------------------------------------------------------------------------
-def test_agent_sees_floating_events_with_the_same_times(cal: UpstreamCalendar, agent: caldav.DAVClient) -> None:
+def test_agent_sees_floating_events_with_the_same_times(cal: UpstreamCalendar, client: caldav.DAVClient) -> None:
     run(cal.create_calendar("viewings"))
     run(cal.add_event("viewings", "Viewing L06", datetime(2026, 3, 20, 14), datetime(2026, 3, 20, 15)))
     run(cal.add_event("viewings", "Open house", date(2026, 3, 21), date(2026, 3, 22)))
-    calendar = agent_calendar(agent, "viewings")
+    calendar = agent_calendar(client, "viewings")
     (found,) = calendar.search(start=datetime(2026, 3, 20, 13, tzinfo=UTC), end=datetime(2026, 3, 20, 16, tzinfo=UTC),
                                event=True)
     comp = found.icalendar_component
@@ -175,9 +167,9 @@ def test_agent_sees_floating_events_with_the_same_times(cal: UpstreamCalendar, a
     assert allday.icalendar_component["DTSTART"].dt == date(2026, 3, 21)
 
 
-def test_events_the_agent_creates_are_read_as_upstream_would(cal: UpstreamCalendar, agent: caldav.DAVClient) -> None:
+def test_events_the_agent_creates_are_read_as_upstream_would(cal: UpstreamCalendar, client: caldav.DAVClient) -> None:
     run(cal.create_calendar("zhang.eng"))
-    calendar = agent_calendar(agent, "zhang.eng")
+    calendar = agent_calendar(client, "zhang.eng")
     calendar.save_event(dtstart=datetime(2028, 4, 12, 16, tzinfo=UTC), dtend=datetime(2028, 4, 12, 17, tzinfo=UTC),
                         summary="Interview C01 Alice", uid="c01@agent")
     shanghai = ZoneInfo("Asia/Shanghai")
@@ -206,11 +198,11 @@ def test_events_the_agent_creates_are_read_as_upstream_would(cal: UpstreamCalend
     assert [e["dtend"] for e in week2][0] == "2028-04-10T10:30:00"  # an occurrence carries its end
 
 
-def test_calendars_the_agent_makes_are_listed_and_readable(cal: UpstreamCalendar, agent: caldav.DAVClient) -> None:
-    named = agent.principal().make_calendar(name="Review meetings", cal_id="reviews")
+def test_calendars_the_agent_makes_are_listed_and_readable(cal: UpstreamCalendar, client: caldav.DAVClient) -> None:
+    named = client.principal().make_calendar(name="Review meetings", cal_id="reviews")
     named.save_event(dtstart=datetime(2026, 3, 20, 14, tzinfo=UTC), dtend=datetime(2026, 3, 20, 15, tzinfo=UTC),
                      summary="Design review", uid="review@agent")
-    agent.principal().make_calendar(cal_id="scratch")
+    client.principal().make_calendar(cal_id="scratch")
     names = [c["name"] for c in run(cal.list_calendars())]
     assert names == ["calendar", "Review meetings", "scratch"]  # a calendar without a display name lists by id
     # upstream's "search all calendars" idiom
@@ -259,8 +251,8 @@ def test_admin_delete_calendar_and_names(world: World) -> None:
         world.calendar.delete_calendar(f"/{USER.email}/calendar/")
 
 
-def test_a_twin_the_agent_makes_does_not_hide_the_tasks_calendar(cal: UpstreamCalendar, agent: caldav.DAVClient) -> None:
+def test_a_twin_the_agent_makes_does_not_hide_the_tasks_calendar(cal: UpstreamCalendar, client: caldav.DAVClient) -> None:
     run(cal.create_calendar("viewings"))
     run(cal.add_event("viewings", "Seeded", datetime(2026, 3, 20, 9), datetime(2026, 3, 20, 10), uid="seeded"))
-    agent.principal().make_calendar(name="viewings", cal_id="aaa-twin")  # sorts before ours by path
+    client.principal().make_calendar(name="viewings", cal_id="aaa-twin")  # sorts before ours by path
     assert [e["uid"] for e in run(cal.get_events("viewings"))] == ["seeded"]

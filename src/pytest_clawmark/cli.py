@@ -109,15 +109,20 @@ def cmd_lint(args: argparse.Namespace) -> int:
 def cmd_api_docs(args: argparse.Namespace) -> int:
     from .apidocs import render as render_api
 
-    text = render_api()
-    if args.check:
-        current = Path(args.check).read_text(encoding="utf-8") if Path(args.check).exists() else ""
-        if current != text:
-            print(f"clawmark api-docs: {args.check} is stale; regenerate it with `clawmark api-docs > {args.check}`", file=sys.stderr)
-            return 1
-        print(f"clawmark api-docs: {args.check} is current")
+    return _print_or_check(render_api(), args.check, "clawmark api-docs", "clawmark api-docs")
+
+
+def _print_or_check(text: str, check: str | None, label: str, command: str) -> int:
+    """Print a generated document, or with ``--check FILE`` say whether FILE holds it exactly
+    (exit 1 when stale, with the command that regenerates it)."""
+    if not check:
+        sys.stdout.write(text)
         return 0
-    sys.stdout.write(text)
+    current = Path(check).read_text(encoding="utf-8") if Path(check).exists() else ""
+    if current != text:
+        print(f"{label}: {check} is stale; regenerate it with `{command} > {check}`", file=sys.stderr)
+        return 1
+    print(f"{label}: {check} is current")
     return 0
 
 
@@ -130,15 +135,7 @@ def cmd_corpus_stats(args: argparse.Namespace) -> int:
     except TaskLoadError as exc:
         print(f"clawmark corpus-stats: {exc}", file=sys.stderr)
         return 2
-    if args.check:
-        current = Path(args.check).read_text(encoding="utf-8") if Path(args.check).exists() else ""
-        if current != text:
-            print(f"clawmark corpus-stats: {args.check} is stale; regenerate it with `clawmark corpus-stats {' '.join(args.paths)} > {args.check}`", file=sys.stderr)
-            return 1
-        print(f"clawmark corpus-stats: {args.check} is current")
-        return 0
-    sys.stdout.write(text)
-    return 0
+    return _print_or_check(text, args.check, "clawmark corpus-stats", f"clawmark corpus-stats {' '.join(args.paths)}")
 
 
 def cmd_serve(args: argparse.Namespace) -> int:

@@ -16,7 +16,8 @@ from pathlib import Path
 
 from .authoring import SCENARIOS, Task
 from .loading import TaskLoadError, import_task, task_files
-from .upstream.format import UpstreamFormatError, load, looks_like_upstream
+from .upstream.format import UpstreamFormatError, load
+from .upstream.format import task_files as upstream_task_files
 from .upstream.task import to_task
 
 MODALITY_BY_SUFFIX = {
@@ -118,7 +119,7 @@ def collect(paths: list[str]) -> list[TaskStats]:
         summary = " ".join(doc.split())
         evidence = f.parent / f.stem.removeprefix("task_")
         stats.append(TaskStats(f, task, summary, evidence_modalities(evidence)))
-    for f in upstream_files(paths):
+    for f in sorted(set(upstream_task_files(paths))):
         try:
             upstream = load(f)
             task = to_task(upstream)
@@ -128,15 +129,6 @@ def collect(paths: list[str]) -> list[TaskStats]:
         summary = f"{meta.get('name', '')} (upstream format; difficulty {meta.get('difficulty', '?')}, {meta.get('mm_level', '?')})"
         stats.append(TaskStats(f, task, summary, evidence_modalities(f.parent)))
     return stats
-
-
-def upstream_files(paths: list[str]) -> list[Path]:
-    found: set[Path] = set()
-    for raw in paths:
-        p = Path(raw)
-        candidates = p.rglob("task.py") if p.is_dir() else [p] if p.is_file() else []
-        found.update(c for c in candidates if looks_like_upstream(c))
-    return sorted(found)
 
 
 def _pct(part: int, whole: int) -> str:

@@ -343,10 +343,10 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
-    _print_upstream_licence(session)
     config = session.config
     if hasattr(config, "workerinput") or not config.stash[SETTINGS_KEY].agent_name:
-        return
+        return  # not a benchmark run (or a worker): no licence line, no search of the arguments
+    _print_upstream_licence(session)
     sweep()  # world folders of runs that were killed -9 (owner provably dead)
 
 
@@ -439,7 +439,7 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
 def _print_upstream_licence(session: pytest.Session) -> None:
     """The upstream corpus's licence, once per run (by the controller, even with ``-q``)."""
     config = session.config
-    if hasattr(config, "workerinput") or not upstream_collect.upstream_paths(list(config.args)):
+    if not upstream_collect.upstream_paths(list(config.args)):
         return
     config.stash[STATE_KEY].manifest["upstream_licence"] = upstream_collect.LICENCE
     reporter = config.pluginmanager.get_plugin("terminalreporter")

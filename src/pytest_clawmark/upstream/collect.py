@@ -11,12 +11,11 @@ from __future__ import annotations
 
 from pathlib import Path
 from types import ModuleType
-from typing import Any
 
 import pytest
 
 from ..collect import TaskModule
-from .format import UpstreamFormatError, import_module, load, looks_like_upstream
+from .format import UpstreamFormatError, import_module, load, looks_like_upstream, task_files
 from .task import to_task
 
 TASK_ATTRIBUTE = "__clawmark_task__"
@@ -49,18 +48,9 @@ def collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector 
 
 
 def upstream_paths(args: list[str], limit: int = 2000) -> bool:
-    """Whether the run's arguments name any upstream task (for the licence line)."""
-    seen = 0
-    for raw in args:
-        path = Path(raw.split("::", 1)[0])
-        candidates: Any = [path] if path.is_file() else path.rglob("task.py") if path.is_dir() else []
-        for candidate in candidates:
-            seen += 1
-            if looks_like_upstream(candidate):
-                return True
-            if seen >= limit:
-                return False
-    return False
+    """Whether the run's arguments name any upstream task (for the licence line); at most
+    ``limit`` candidate files are read."""
+    return next(task_files(args, examine=limit), None) is not None
 
 
 def _relative(text: str, root: Path) -> str:

@@ -21,6 +21,7 @@ import importlib.util
 import inspect
 import re
 import sys
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -109,6 +110,22 @@ def looks_like_upstream(path: Path) -> bool:
     except OSError:
         return False
     return bool(_RUBRIC.search(head) and _STAGE_OR_METADATA.search(head))
+
+
+def task_files(paths: Iterable[str | Path], examine: int | None = None) -> Iterator[Path]:
+    """The upstream task files named by ``paths``: files as given (a pytest ``::`` suffix is
+    ignored), folders searched for ``task.py``; lazily, in the order found (may repeat).
+    ``examine`` bounds how many candidate files are read."""
+    seen = 0
+    for raw in paths:
+        path = Path(str(raw).split("::", 1)[0])
+        candidates: Iterable[Path] = [path] if path.is_file() else path.rglob("task.py") if path.is_dir() else []
+        for candidate in candidates:
+            seen += 1
+            if examine is not None and seen > examine:
+                return
+            if looks_like_upstream(candidate):
+                yield candidate
 
 
 def import_module(path: Path) -> ModuleType:
