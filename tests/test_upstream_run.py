@@ -269,3 +269,13 @@ def test_a_stage_time_may_be_a_module_level_constant(tmp_path: Path) -> None:
     path.write_text('MONDAY = "2025-03-03T09:00:00+00:00"\n' + source)
     task = load_task(path)
     assert [t.clock_text for t in task.turns] == ["2025-03-03T09:00:00+00:00"]
+
+
+def test_a_selection_reports_no_upstream_score_either(tmp_path: Path) -> None:
+    """-k runs part of a trial: verdicts, and neither our score nor upstream's formula."""
+    tasks = corpus(tmp_path)
+    done, doc = run(tmp_path, str(tasks), "--agent=noop", "-k", "S0_summary")
+    (t,) = doc["tasks"]
+    assert t["status"] == "partial" and t["score"] is None and t["score_upstream"] is None
+    assert doc["summary"]["score"] is None and doc["summary"].get("score_upstream") is None
+    assert "upstream formula" not in done.stdout
