@@ -308,3 +308,14 @@ def test_admin_and_agent_writes_interleave_safely(world: World) -> None:
             f.result()
     uids = {e.uid for e in world.calendar.events()}
     assert uids == {f"agent-{k}-{i}" for k in (0, 1) for i in range(5)} | {f"admin-{i}" for i in range(10)}
+
+
+def test_bounds_may_be_iso_text_and_bad_ones_say_so(world: World) -> None:
+    ev = world.calendar.add_event("Review", "2025-04-09T14:00:00+02:00", "2025-04-09T15:00:00+02:00")
+    assert ev.start == datetime(2025, 4, 9, 12, tzinfo=timezone.utc)
+    assert world.calendar.add_event("Offsite", "2025-04-10", "2025-04-11").all_day
+    assert [e.summary for e in world.calendar.events(start="2025-04-09", end="2025-04-10")] == ["Review"]
+    with pytest.raises(ValueError, match=r"start 'tomorrow' is not an ISO 8601 date or date-time"):
+        world.calendar.add_event("Bad", "tomorrow", "2025-04-11")
+    with pytest.raises(TypeError, match="new_end must be a datetime, a date or ISO 8601 text, not int"):
+        world.calendar.move_event("Review", "2025-04-09T16:00:00+02:00", 17)

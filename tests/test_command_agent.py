@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
 import tempfile
 from datetime import datetime, timezone
@@ -304,10 +305,8 @@ def test_preflight_reports_a_command_the_sandbox_does_not_show(tmp_path: Path, o
     executable(bin_dir / "my-agent", "#!/bin/sh\nexit 0\n")
     options = {"cmd": "my-agent", "path": f"{bin_dir}:/usr/bin:/bin"}
     assert preflight_error(options) == ""  # without isolation it would run
-    assert preflight_error(options, BWRAP) == (
-        f"the agent command 'my-agent' is not visible inside the sandbox (bwrap); make it reachable under /usr, or add --agent-option sandbox_ro={bin_dir}"
-    )
-    assert preflight_error({**options, "sandbox_ro": str(bin_dir)}, BWRAP) == ""  # the fix the message gives works
+    # found on PATH as the user's shell finds it: its folder is shown read-only (agents.visibility)
+    assert preflight_error(options, BWRAP) == ""
     hidden_sh = tmp_path / "hidden" / "sh"  # an interpreter (#! line) the sandbox does not show
     hidden_sh.parent.mkdir()
     hidden_sh.symlink_to("/bin/sh")
@@ -326,10 +325,13 @@ def test_preflight_reports_a_command_the_sandbox_does_not_show(tmp_path: Path, o
 @needs_bwrap
 def test_a_command_bwrap_cannot_exec_is_an_infra_error(tmp_path: Path) -> None:
     bin_dir = tmp_path / "bin"
-    executable(bin_dir / "my-agent", "#!/bin/sh\necho worked\n")
+    hidden_sh = tmp_path / "hidden" / "sh"  # its #! interpreter: neither named in cmd nor shown
+    hidden_sh.parent.mkdir()
+    hidden_sh.symlink_to("/bin/sh")
+    executable(bin_dir / "my-agent", f"#!{hidden_sh}\necho worked\n")
     trace = wake_once(tmp_path, {"cmd": "my-agent", "path": f"{bin_dir}:/usr/bin:/bin"}, BWRAP)
     assert trace.status == INFRA_ERROR and trace.detail == "bwrap: execvp my-agent: No such file or directory", trace.detail
-    trace = wake_once(tmp_path, {"cmd": "my-agent", "path": f"{bin_dir}:/usr/bin:/bin", "sandbox_ro": str(bin_dir)}, BWRAP)
+    trace = wake_once(tmp_path, {"cmd": "my-agent", "path": f"{bin_dir}:/usr/bin:/bin", "sandbox_ro": str(hidden_sh.parent)}, BWRAP)
     assert trace.status == OK and trace.extra["stdout_tail"] == "worked\n"
 
 
@@ -384,3 +386,57 @@ def test_openclaw_preflight_reports_a_node_the_sandbox_cannot_start(tmp_path: Pa
         f"Node 24 {tmp_path}/oc/node cannot start inside the sandbox (bwrap): {hidden_sh} (its #! line) is not visible there. {install_hint()}"
     )
     assert os.listdir(own_tempdir) == []
+
+
+PROJECT_TASK = '''
+from pytest_clawmark import Task
+
+task = Task(scenario="hr", role="assistant", services={"fs"}, user=("Ada Admin", "ada@corp.example"))
+
+@task.turn("2025-04-07 09:00 +00:00")
+def monday(world):
+    return "Write 42 to out/answer.txt"
+
+@task.checker(day=1)
+def answered(world):
+    assert world.fs.read_text("out/answer.txt").strip() == "42", "no answer"
+'''
+
+PROJECT_AGENT = '''
+import os, sys
+from helpers import answer  # a module beside the script
+os.makedirs("out", exist_ok=True)
+open("out/answer.txt", "w").write(answer())
+print("prefix", sys.prefix)
+try:
+    open(os.environ["TASK_FILE"]).read()
+    print("task visible")
+except OSError:
+    print("task hidden")
+'''
+
+
+@needs_bwrap
+def test_python_my_agent_py_works_from_a_users_project_with_its_virtualenv_in_the_sandbox(tmp_path: Path) -> None:
+    """``cmd="python agents/my_agent.py"`` from a project folder with its virtualenv first on PATH,
+    as a user's shell has it: ``python`` is the virtualenv's, the script's helper module imports,
+    and the task folder stays hidden (agents.visibility binds only what the command names)."""
+    project = tmp_path / "project"
+    (project / "tasks" / "hr").mkdir(parents=True)
+    (project / "tasks" / "hr" / "task_answer.py").write_text(PROJECT_TASK)
+    (project / "agents").mkdir()
+    (project / "agents" / "my_agent.py").write_text(PROJECT_AGENT)
+    (project / "agents" / "helpers.py").write_text("def answer():\n    return '42'\n")
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(project / ".venv")], check=True, timeout=120)
+    env = {**os.environ, "PATH": f"{project / '.venv' / 'bin'}:{os.environ.get('PATH', '/usr/bin:/bin')}", "VIRTUAL_ENV": str(project / ".venv"),
+           "TASK_FILE": str(project / "tasks" / "hr" / "task_answer.py")}
+    r = subprocess.run(
+        [sys.executable, "-m", "pytest", "tasks", "--agent=command", "--agent-option=cmd=python agents/my_agent.py", "--agent-option=pass_env=TASK_FILE",
+         "--agent-isolation=bwrap", "--clawmark-json=out.json", "-p", "no:cacheprovider", "-q"],
+        cwd=project, env=env, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert r.returncode == 0, r.stdout + r.stderr
+    t = json.loads((project / "out.json").read_text())["tasks"][0]
+    assert t["score"] == 1.0
+    stdout = next((project / ".clawmark" / "runs" / "latest").glob("*/trial1/day1.stdout.txt")).read_text()
+    assert f"prefix {project / '.venv'}" in stdout and "task hidden" in stdout, stdout

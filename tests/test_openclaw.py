@@ -24,6 +24,7 @@ from pytest_clawmark.agents.base import FAILED, INFRA_ERROR, OK, TIMEOUT, AgentE
 from pytest_clawmark.agents.openclaw import OpenClawAgent
 from pytest_clawmark.agents.openclaw_config import build_config, provider_settings
 from pytest_clawmark.agents.openclaw_install import find_openclaw
+from pytest_clawmark.agents.live import live_file, read_live
 from pytest_clawmark.agents.openclaw_trace import DayDigest, classify, digest_day, summarize_arguments
 from pytest_clawmark.agents.process import marked_processes
 from pytest_clawmark.agents.sandbox import BWRAP, NONE, Isolation, bwrap_problem
@@ -223,6 +224,7 @@ def test_anthropic_dialect_in_the_sandbox(tmp_path: Path, fake_session: AgentSes
     assert trace.status == OK, (trace.detail, trace.extra.get("stderr_tail"))
     assert [(c.name, c.status) for c in trace.tool_calls] == [("write", "ok"), ("exec", "ok")] and trace.tool_calls[0].arguments == "out/answer.txt"
     assert trace.messages == ["Done."] and trace.tokens["input"] > 0 and trace.extra["api"] == "anthropic"
+    assert read_live(live_file(session.evidence_dir, 1)) == 2  # the live count, read from the session store as it ran
     assert (session.workspace / "out" / "answer.txt").read_text() == "42\n"
     record = [json.loads(line) for line in (session.evidence_dir / "scripted-model.jsonl").read_text().splitlines()]
     assert {e["dialect"] for e in record} == {"anthropic"} and [e["kind"] for e in record] == ["step", "step", "step"]

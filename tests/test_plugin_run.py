@@ -81,9 +81,13 @@ def test_weighted_score_of_partial_work(pytester: pytest.Pytester) -> None:
 def test_checker_exception_is_an_error_not_a_silent_zero(pytester: pytest.Pytester) -> None:
     make_task(pytester, "task_buggy", BASIC_TASK.replace(
         'assert world.fs.exists("out/answer.txt"), "no answer at the end"', 'return {}["missing"]'))
-    result = pytester.runpytest("--agent=reference", "--clawmark-json=out.json")
+    result = pytester.runpytest("--agent=reference", "--clawmark-json=out.json", "-rE")
     result.assert_outcomes(passed=5, errors=1)
     assert result.ret == pytest.ExitCode.TESTS_FAILED
+    # the checker's own error, named as such: not a broken fixture ("ERROR at setup")
+    result.stdout.no_fnmatch_line("*ERROR at setup*")
+    result.stdout.fnmatch_lines(["CHECKER ERROR *task_buggy.py::*final_log - KeyError: 'missing'"])
+    result.stdout.fnmatch_lines(["*clawmark: checker error*", "checker 'final_log' (final, weight 1, *) at *task_buggy.py:* raised KeyError: a fault in the task, not the agent's*"])
     doc = read_json(pytester.path / "out.json")
     t = doc["tasks"][0]
     assert t["errored"] and t["status"] == "errored" and "final_log" in t["errors"][0] and "KeyError" in t["errors"][0]

@@ -30,7 +30,12 @@ def answered(world):
     assert world.fs.read_text("out/answer.txt").strip() == "42", "no answer"
 '''
 
-AGENT = "import os, time; time.sleep(2.5); os.makedirs('out', exist_ok=True); open('out/answer.txt', 'w').write('42')"
+AGENT = (
+    "import os, time; t = open(os.environ['CLAWMARK_TRACE_FILE'], 'a'); "
+    "[t.write('{\\\"type\\\": \\\"tool_call\\\", \\\"name\\\": \\\"fs.write\\\"}\\n') for _ in range(2)]; t.flush(); "
+    "time.sleep(3.5); os.makedirs('out', exist_ok=True); open('out/answer.txt', 'w').write('42')"
+)
+"""Reports two tool calls in its trace, then works a while: the heartbeat shows the calls so far."""
 
 
 def run_in_pty(args: list[str], cwd: Path, timeout: float = 300) -> str:
@@ -71,10 +76,11 @@ def test_a_slow_agent_shows_live_progress_under_xdist(tmp_path: Path) -> None:
     for trial in (1, 2):
         for day in (1, 2):
             assert f"clawmark ▶ hr/task_slow trial{trial} day {day}: agent at work" in lines, out
-            assert any(line.startswith(f"clawmark ■ hr/task_slow trial{trial} day {day}: ok in ") for line in lines), out
+            assert any(line.startswith(f"clawmark ■ hr/task_slow trial{trial} day {day}: ok in ") and line.endswith(", 2 tool calls") for line in lines), out
         assert f"clawmark ✓ hr/slow trial{trial}: score 100.0%, success" in lines, out
     working = [line for line in lines if line.startswith("clawmark … working: hr/task_slow trial")]
-    assert working and all("day " in w and "s)" in w for w in working), out
+    assert working and all("day " in w and ("s)" in w or "s, 2 tool calls)" in w) for w in working), out
+    assert any(", 2 tool calls)" in w for w in working), out  # the calls so far, while the day runs
     assert out.index("trial1 day 1: agent at work") < out.index("trial1 day 1: ok in") < out.index("clawmark ✓ hr/slow trial1")
 
 

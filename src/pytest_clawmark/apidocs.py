@@ -2,7 +2,8 @@
 
 Why generated: turn setups and checkers call these methods (``world.fs``, ``world.mail``,
 ``world.calendar``, ``world.kb``, ``world.sheets``); a hand-written list drifts from the
-signatures. Every public method is listed with its signature and docstring, in source order;
+signatures. Every public method is listed with its signature and docstring, in source order,
+under a worked example of the section (:mod:`.apidocs_examples`, run by the tests);
 ``--check`` (run by the tests) fails when the file is stale.
 """
 
@@ -11,6 +12,7 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
+from .apidocs_examples import EXAMPLES
 from .world.calendar import CalendarService
 from .world.fs import FsService
 from .world.kb import KbService
@@ -86,7 +88,7 @@ def render() -> str:
         EXAMPLE,
     ]
     for title, cls, what in SECTIONS:
-        lines += ["", f"## `{title}`", "", what, ""]
+        lines += ["", f"## `{title}`", "", what, "", "```python", EXAMPLES[title].rstrip("\n"), "```", ""]
         for name, value in _members(cls):
             lines += _entry(name, value)
     return "\n".join(lines) + "\n"

@@ -231,6 +231,7 @@ class CheckerItem(_TaskItem):
         if checker.redline:
             self.user_properties.append(("redline", checker.redline))
         self._failure: BaseException | None = None
+        self._raised: BaseException | None = None
 
     def setup(self) -> None:
         self._gated = ""
@@ -240,14 +241,18 @@ class CheckerItem(_TaskItem):
             _stop_session(self, str(exc))
             pytest.skip(f"clawmark: {exc}")
         self.user_properties.append(("outcome", record.outcome))
-        if record.outcome == ERROR:
-            if exc is None or isinstance(exc, HarnessError):
-                pytest.fail(record.message, pytrace=False)
-            raise exc
+        if record.outcome == ERROR and (exc is None or isinstance(exc, HarnessError)):
+            pytest.fail(record.message, pytrace=False)  # the harness could not evaluate: a setup error
+        self._raised = exc if record.outcome == ERROR else None
         self._failure = exc if record.outcome == FAILED else None
         self._gated = record.message if record.outcome == GATED else ""
 
     def runtest(self) -> None:
+        # a checker that raised is raised here, in the call phase, so it reads as what it is — the
+        # checker's own error (``CHECKER ERROR``, see plugin.pytest_report_teststatus) — and not
+        # as a broken fixture ("ERROR at setup")
+        if self._raised is not None:
+            raise self._raised
         if self._failure is not None:
             raise self._failure
         if self._gated:  # evaluated, not crossed, not credited: neither a pass nor a failure
@@ -256,6 +261,13 @@ class CheckerItem(_TaskItem):
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
         c = self.checker
         head = f"{'red-line' if c.redline else 'checker'} {c.id!r} ({_day_label(c.day)}, weight {c.weight:g}, {c.redline or c.kind}) at {c.where}"
+        if self._raised is not None and excinfo.value is self._raised:
+            shown = super().repr_failure(excinfo)
+            note = f"{head} raised {type(excinfo.value).__name__}: a fault in the task, not the agent's; this trial is excluded from the scores"
+            if hasattr(shown, "addsection"):
+                shown.addsection("clawmark: checker error", note)
+                return shown
+            return f"{shown}\n{note}"
         if isinstance(excinfo.value, (AssertionError, HarnessError)):  # the message first: pytest's short summary shows it
             return f"{excinfo.value}\n{head}"
         return super().repr_failure(excinfo)

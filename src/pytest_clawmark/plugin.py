@@ -417,6 +417,14 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     progress.poll_journal()
 
 
+def pytest_report_teststatus(report: pytest.TestReport, config: pytest.Config) -> tuple[str, str, Any] | None:
+    """A checker that raised is an error (the task's fault, its trial excluded from scores), and says
+    so: ``CHECKER ERROR`` in the short summary and ``-v``, counted with pytest's errors."""
+    if report.when == "call" and report.failed and any(tuple(p) == ("outcome", "error") for p in report.user_properties):
+        return "error", "E", ("CHECKER ERROR", {"red": True})
+    return None
+
+
 SCENARIOS_KEY = pytest.StashKey[list[str]]()
 """The project's own scenarios this run registered (forgotten at unconfigure)."""
 

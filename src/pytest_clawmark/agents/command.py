@@ -51,6 +51,7 @@ from .sandbox import (
     IsolationError,
     Need,
     Sandbox,
+    bindable,
     bwrap_error_line,
     default_readonly,
     exec_candidates,
@@ -61,7 +62,9 @@ from .sandbox import (
     probe_folders,
     wait_until_gone,
 )
+from .live import TraceCounter, live_file, publishing
 from .tracefile import read_trace
+from .visibility import command_binds
 from ..world.untrusted_fs import neutralise, remove_entry
 
 BASE_PATH = "/usr/local/bin:/usr/bin:/bin"
@@ -93,6 +96,8 @@ class CommandAgent:
             self.extra_readonly = parse_paths(self.options.get("sandbox_ro", ""))
         except IsolationError as exc:
             raise AgentError(str(exc)) from None
+        self.wanted_readonly = command_binds(self.argv, self.search_path(), self.started_in, default_readonly(), _script_index(self.argv))
+        """What the command line names that the sandbox shows read-only (:mod:`.visibility`)."""
         self.pass_env = [n.strip() for n in re.split(r"[:,]", self.options.get("pass_env", "")) if n.strip()]
         self.session: AgentSession | None = None
         self.sandbox: Sandbox | None = None
@@ -104,13 +109,17 @@ class CommandAgent:
         try:
             self.sandbox = Sandbox(
                 session.isolation,
-                readonly=[*default_readonly(), *self.extra_readonly],
+                readonly=[*default_readonly(), *self.extra_readonly, *self.command_readonly(session.isolation)],
                 writable=[session.workspace, session.home],
                 aliases={WORKSPACE_ALIAS: session.workspace},
             )
         except IsolationError as exc:
             raise AgentError(f"cannot isolate the command agent: {exc}") from None
         self.isolation = session.isolation.mode
+
+    def command_readonly(self, isolation: Isolation) -> list[Path]:
+        """The command's own install and script folder, where showing them hides nothing hidden."""
+        return [p for p in self.wanted_readonly if bindable(p, isolation)]
 
     # -- before the run ------------------------------------------------------------------------
     def search_path(self) -> str:
@@ -162,7 +171,7 @@ class CommandAgent:
     def _preflight_sandbox(self, isolation: Isolation, path: str, candidates: list[list[Need]]) -> None:
         with probe_folders("clawmark-preflight-") as (workspace, home):
             try:
-                sandbox = Sandbox(isolation, readonly=[*default_readonly(), *self.extra_readonly], writable=[workspace, home])
+                sandbox = Sandbox(isolation, readonly=[*default_readonly(), *self.extra_readonly, *self.command_readonly(isolation)], writable=[workspace, home])
             except IsolationError as exc:
                 raise AgentError(f"cannot isolate the command agent: {exc}") from None
             env = {"PATH": path, "HOME": str(home), "LANG": "C.UTF-8", "TMPDIR": str(home)}
@@ -217,11 +226,12 @@ class CommandAgent:
         info_read, info_write = os.pipe() if self.sandbox.active else (-1, -1)
         try:
             argv = self.sandbox.wrap(self.argv, cwd=session.workspace, writable=[io_dir], info_fd=info_write if info_write >= 0 else None)
-            result = run_agent_process(
-                argv, cwd=session.workspace, env=env, marker=marker, limits=session.limits, time_limit=session.time_limit,
-                stdout_path=out_path, stderr_path=err_path, stdin=message.encode("utf-8"),
-                pass_fds=(info_write,) if info_write >= 0 else (),
-            )  # fmt: skip
+            with publishing(live_file(session.evidence_dir, day), TraceCounter(trace_file)):
+                result = run_agent_process(
+                    argv, cwd=session.workspace, env=env, marker=marker, limits=session.limits, time_limit=session.time_limit,
+                    stdout_path=out_path, stderr_path=err_path, stdin=message.encode("utf-8"),
+                    pass_fds=(info_write,) if info_write >= 0 else (),
+                )  # fmt: skip
         except NotStarted as exc:
             # the command never started: the harness's problem (see preflight), not the agent's
             return TurnTrace(status=INFRA_ERROR, detail=str(exc), extra={"isolation": self.isolation})

@@ -28,6 +28,7 @@ from .base import OK, TIMEOUT, AgentError, AgentSession, TurnTrace
 from .openclaw_config import api_key, build_config, provider_settings
 from .openclaw_install import MIN_NODE_MAJOR, find_openclaw, install_hint
 from .openclaw_persona import day_header, write_persona_files
+from .live import SessionStoreCounter, live_file, publishing
 from .openclaw_trace import classify, digest_day, export_transcript, parse_result, transcript_truncated
 from .process import RUN_MARKER, NotStarted, exit_reason, run_agent_process, tail
 from .sandbox import (
@@ -144,6 +145,7 @@ class OpenClawAgent:
         session.evidence_dir.mkdir(parents=True, exist_ok=True)
         (session.evidence_dir / "openclaw.json").write_text(json.dumps(config, indent=2), encoding="utf-8")
         self.session_id = f"clawmark-{uuid.uuid4().hex[:16]}"
+        self._live_count = SessionStoreCounter(self.state_dir, self.session_id)
 
     @property
     def session_key(self) -> str:
@@ -204,12 +206,14 @@ class OpenClawAgent:
         attempt = _next_attempt(day_dir)  # a day re-woken by --agent-retries keeps each attempt's files
         out_path, err_path = day_dir / f"openclaw{attempt}.stdout.json", day_dir / f"openclaw{attempt}.stderr.txt"
         requests_before = len(self.model_server.log.entries) if self.model_server else 0
+        before = self._live_count()  # the session's calls of earlier days are not this day's
         try:
-            run = run_agent_process(
-                self.sandbox.wrap(self.command(message_file), cwd=session.workspace),
-                cwd=session.workspace, env=self.environment(day, clock), marker=self.run_marker(day), limits=session.limits,
-                time_limit=session.time_limit, stdout_path=out_path, stderr_path=err_path,
-            )  # fmt: skip
+            with publishing(live_file(session.evidence_dir, day), lambda: self._live_count() - before):
+                run = run_agent_process(
+                    self.sandbox.wrap(self.command(message_file), cwd=session.workspace),
+                    cwd=session.workspace, env=self.environment(day, clock), marker=self.run_marker(day), limits=session.limits,
+                    time_limit=session.time_limit, stdout_path=out_path, stderr_path=err_path,
+                )  # fmt: skip
         except NotStarted as exc:
             raise AgentError(f"cannot run {self.install.openclaw}: {exc}") from None
         # nothing the agent started outlived its day (background jobs, a runtime still shutting

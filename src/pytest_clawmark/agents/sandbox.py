@@ -275,6 +275,15 @@ def wait_until_gone(info: bytes, timeout: float = 5.0) -> bool:
     return False
 
 
+def bindable(path: Path, isolation: Isolation) -> bool:
+    """Whether the sandbox of ``isolation`` may show ``path`` (it exposes nothing hidden)."""
+    try:
+        _check_exposure(path, isolation.hidden)
+    except IsolationError:
+        return False
+    return True
+
+
 def _check_exposure(path: Path, hidden: Sequence[Path]) -> None:
     """Refuse a bind that would show a hidden path (or, for protected folders, everything in them)."""
     real = Path(os.path.realpath(path))

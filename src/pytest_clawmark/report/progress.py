@@ -8,7 +8,9 @@ that owns the terminal (the xdist controller, or the only process), whatever ``-
 
 Sources, all already on the controller: ``pytest_runtest_logstart`` of each day's turn item (a
 day begins), its report (the day ends: status, seconds and tool calls from the item's
-``user_properties``), and the run journal (a trial finished: its score), read incrementally.
+``user_properties``), the run journal (a trial finished: its score), read incrementally, and the
+running days' tool calls so far, which adapters publish beside the day's output
+(:mod:`..agents.live`), shown in the heartbeat line.
 
 With ``stream`` (``-s`` or ``--clawmark-stream``), the agent's own output is shown as it comes,
 each line prefixed by its task, trial and day: the command agent's ``dayN.stdout.txt`` and
@@ -25,6 +27,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ..agents.live import live_file, read_live
 from ..journal import JOURNAL, read_plans
 
 STREAM_TICK = 0.5
@@ -36,10 +39,18 @@ def day_label(nodeid: str) -> str:
     parts = nodeid.split("::")
     path = Path(parts[0])
     name = f"{path.parent.name}/{path.stem}" if path.stem != "task" else f"{path.parent.parent.name}/{path.parent.name}"
+    name = name.lstrip("/")
     rest = [p for p in parts[1:-1]]
     if rest and rest[-1].startswith("day"):
         rest[-1] = "day " + rest[-1][3:]
     return " ".join([name, *rest])
+
+
+def _calls(count: object) -> str:
+    """``", 3 tool calls"`` (nothing when unknown or none)."""
+    if not isinstance(count, int) or isinstance(count, bool) or count <= 0:
+        return ""
+    return f", {count} tool call{'s' if count != 1 else ''}"
 
 
 def _duration(seconds: float) -> str:
@@ -95,8 +106,7 @@ class LiveProgress:
         status = properties.get("agent_status") or ("setup failed" if outcome == "failed" else outcome)
         seconds = properties.get("agent_seconds")
         took = _duration(float(seconds)) if isinstance(seconds, (int, float)) else _duration(self._clock() - started)
-        calls = properties.get("tool_calls")
-        extra = f", {calls} tool call{'s' if calls != 1 else ''}" if isinstance(calls, int) and calls > 0 else ""
+        extra = _calls(properties.get("tool_calls"))
         self.line(f"clawmark ■ {day_label(nodeid)}: {status} in {took}{extra}")
 
     def poll_journal(self) -> None:
@@ -118,8 +128,8 @@ class LiveProgress:
             self.line(f"clawmark ✓ {trial_line(record)}")
 
     # -- the agent's output ------------------------------------------------------------------------
-    def _outputs(self, nodeid: str) -> list[Path]:
-        """The output files of the day ``nodeid`` (``path::trialK::dayN::turn``) in the evidence."""
+    def _day_folder(self, nodeid: str) -> tuple[Path | None, str]:
+        """The trial's evidence folder and the day number of ``nodeid`` (``path::trialK::dayN::turn``)."""
         trial_node, _, rest = nodeid.rpartition("::")[0].rpartition("::")
         day = rest.removeprefix("day")
         folder = self._trial_dirs.get(trial_node)
@@ -129,9 +139,19 @@ class LiveProgress:
             for plan in read_plans(self._root):
                 self._trial_dirs[plan.nodeid] = self._root / _safe(plan.id) / f"trial{plan.trial}"
             folder = self._trial_dirs.get(trial_node)
+        return folder, day
+
+    def _outputs(self, nodeid: str) -> list[Path]:
+        """The output files of the day ``nodeid`` in the evidence."""
+        folder, day = self._day_folder(nodeid)
         if folder is None:
             return []
         return [folder / f"day{day}.stdout.txt", folder / f"day{day}.stderr.txt"]
+
+    def tool_calls(self, nodeid: str) -> int | None:
+        """The running day's tool calls so far, where its adapter publishes them (:mod:`..agents.live`)."""
+        folder, day = self._day_folder(nodeid)
+        return None if folder is None or not day.isdigit() else read_live(live_file(folder, int(day)))
 
     def tail(self, nodeid: str, final: bool = False) -> None:
         """Show the new whole lines of the day's output (at the day's end, the rest too)."""
@@ -185,7 +205,7 @@ class LiveProgress:
                 continue
             last_beat = now
             if running:
-                shown = ", ".join(f"{day_label(n)} ({_duration(now - t)})" for n, t in running[:6])
+                shown = ", ".join(f"{day_label(n)} ({_duration(now - t)}{_calls(self.tool_calls(n))})" for n, t in running[:6])
                 more = f" and {len(running) - 6} more" if len(running) > 6 else ""
                 self.line(f"clawmark … working: {shown}{more}")
 

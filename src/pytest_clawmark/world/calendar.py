@@ -21,7 +21,7 @@ from __future__ import annotations
 import hashlib
 import http.client
 from collections.abc import Iterable
-from datetime import timezone
+from datetime import date, datetime, timezone
 from typing import Any
 
 import icalendar
@@ -48,6 +48,24 @@ class EventNotFound(AssertionError):
 
 class AmbiguousEvent(AssertionError):
     """More than one event matches a lookup that expects exactly one."""
+
+
+def when(value: object, what: str = "time") -> When:
+    """An event bound from a datetime, a date, or ISO 8601 text (``"2025-04-09T14:00:00+02:00"``;
+    ``"2025-04-09"`` is a date: all-day); anything else is a clear :class:`TypeError`."""
+    if isinstance(value, (datetime, date)):
+        return value
+    if isinstance(value, str):
+        text = value.strip()
+        try:
+            return date.fromisoformat(text) if len(text) == 10 else datetime.fromisoformat(text)
+        except ValueError:
+            raise ValueError(f"{what} {value!r} is not an ISO 8601 date or date-time (e.g. '2025-04-09T14:00:00+02:00')") from None
+    raise TypeError(f"{what} must be a datetime, a date or ISO 8601 text, not {type(value).__name__}")
+
+
+def _when_or_none(value: object, what: str) -> When | None:
+    return None if value is None else when(value, what)
 
 
 def _address(who: str | Person) -> str:
@@ -194,11 +212,12 @@ class CalendarService(Service):
         """Put an event in ``owner``'s calendar (default: the user's default calendar).
 
         ``start``/``end`` are aware datetimes, naive datetimes (floating times: stored without a
-        zone, as a wall-clock time for every reader; compared with other times as UTC), or dates
-        (all-day). The default UID is derived
+        zone, as a wall-clock time for every reader; compared with other times as UTC), dates
+        (all-day), or the same as ISO 8601 text. The default UID is derived
         from the content and a counter, so the same seeding yields the same UIDs. The
         calendar is created if missing.
         """
+        start, end = when(start, "start"), when(end, "end")
         login = self._owner(owner)
         name = (calendar or DEFAULT_CALENDAR).strip("/").split("/")[-1]
         path = self._store.ensure_calendar(login, name)
@@ -229,6 +248,7 @@ class CalendarService(Service):
         silent: str | None = None,
     ) -> Event:
         """Reschedule one event (found by exact UID, else exact summary); bumps SEQUENCE."""
+        new_start, new_end = when(new_start, "new_start"), when(new_end, "new_end")
         login = self._owner(owner)
         event = self._lookup(uid_or_summary, login)
         ics = self._rewrite(event, dtstart=new_start, dtend=new_end)
@@ -306,6 +326,7 @@ class CalendarService(Service):
     ) -> list[Event]:
         """The owner's events (all calendars, or one) overlapping ``[start, end)``, sorted by
         start then UID. Cancelled events are included (see ``Event.cancelled``)."""
+        start, end = _when_or_none(start, "start"), _when_or_none(end, "end")
         login = self._owner(owner)
         found = self._store.events(login)
         if calendar is not None:

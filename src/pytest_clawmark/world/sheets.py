@@ -306,6 +306,7 @@ drive = build("drive", "v3", credentials=creds, static_discovery=True,
         return replies
 
     def delete_spreadsheet(self, spreadsheet: str, *, silent: str | None = None) -> None:
+        """Delete a spreadsheet (title or id) outright, as Drive's ``files.delete`` does: not to the trash."""
         sid = self._id(spreadsheet, reading=False)
         self._call("DELETE", self._path(sid))
         self.ctx.mutations.note(silent, self.name, f"deleted spreadsheet {spreadsheet!r}")
