@@ -9,7 +9,6 @@ import smtplib
 import socket
 from collections.abc import Iterator
 from datetime import datetime, timezone
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings

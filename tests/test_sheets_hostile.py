@@ -351,7 +351,7 @@ def test_a_spreadsheet_holds_at_most_200_sheets(raw: httpx.Client, sid: str) -> 
 
 
 def test_the_world_has_a_storage_quota(world: World, raw: httpx.Client, sid: str) -> None:
-    before = world.sheets.snapshot()
+    world.sheets.snapshot()
     used = world.sheets.server.store.quota.total
     # Cells: one more than the quota leaves room for, in one request, is refused as Drive does.
     room = limits.MAX_WORLD_CELLS - used.cells

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 WORLD = '''\
 world.now()                                        # the turn's in-universe clock (an aware datetime)
+world.clock                                        # the same, but None before the first turn
+world.backends()                                   # where each service runs: {'fs': 'local', 'kb': 'local', ...}
 sorted(world.services)                             # ['calendar', 'fs', 'kb', 'mail', 'sheets']
 state = world.snapshot()                           # every service's state, as JSON-able data
 # every service also has snapshot(), restore(state) and audit(since=0): the agent's requests, in order

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -154,6 +155,23 @@ def cmd_scripted_model(args: argparse.Namespace) -> int:
     return serve_forever(args.script, port=args.port, record=args.record, api_key=args.api_key)
 
 
+def cmd_images(args: argparse.Namespace) -> int:
+    from .backends.images import ImageError, build_all
+
+    def log(line: str) -> None:
+        print(f"clawmark images: {line}", file=sys.stderr, flush=True)
+
+    cache = Path(args.cache or os.environ.get("CLAWMARK_IMAGE_CACHE") or Path.home() / ".cache" / "clawmark" / "images")
+    try:
+        built = build_all(base=args.base, base_from_debootstrap=args.base_from_debootstrap, cache=cache, log=log)
+    except ImageError as exc:
+        print(f"clawmark images: {exc}", file=sys.stderr)
+        return 1
+    for b in built:
+        print(f"{b.tag}\t{'cached' if b.cached else 'built'}\t{b.seconds:.1f}s")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="clawmark", description="pytest-clawmark: results, comparisons and worlds")
     sub = p.add_subparsers(dest="command", required=True)
@@ -209,6 +227,13 @@ def build_parser() -> argparse.ArgumentParser:
         w.add_argument("--day", type=int, default=None, metavar="N", help="run the task's turn setups up to day N, the day checked (default: 1)")
         w.add_argument("--solve", action="store_true", help="also run the task's reference solutions of days 1..N (agent plane only)")
         w.set_defaults(fn=fn)
+    im = sub.add_parser("images", help="the container backend's images: build them locally, cached by content (docs/containers.md)")
+    ims = im.add_subparsers(dest="images_command", required=True)
+    ib = ims.add_parser("build", help="build every image of containers/ (an unchanged one is found, not rebuilt)")
+    ib.add_argument("--base-from-debootstrap", action="store_true", help="make the base image from Debian packages (debootstrap, as root): no registry needed")
+    ib.add_argument("--base", default=None, metavar="IMAGE", help="a local or pullable base image (default: python:3.11-slim-bookworm)")
+    ib.add_argument("--cache", default=None, metavar="DIR", help="where the wheelhouse is built (default: ~/.cache/clawmark/images, or $CLAWMARK_IMAGE_CACHE)")
+    ib.set_defaults(fn=cmd_images)
     sm = sub.add_parser("scripted-model", help="serve an OpenAI/Anthropic-compatible model that replays a script; print its URL as JSON")
     sm.add_argument("--script", required=True, metavar="FILE", help="the script (JSON; see docs/agents.md)")
     sm.add_argument("--port", type=int, default=0, metavar="N", help="loopback port (default: an ephemeral one)")

@@ -42,6 +42,7 @@ from .results import PlannedTrial, TrialRecord, write_atomic
 from .resume import ResumeError, resolve_run_dir, resume_plan
 from .scoring import COMPLETE
 from .selection import close, trials_of
+from .world.service import BACKENDS
 from .trial import RunSettings
 from .upstream import collect as upstream_collect
 from .world.lease import sweep
@@ -99,6 +100,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     g.addoption("--clawmark-progress", dest="clawmark_progress", default=None, choices=("lines", "off"), help="live progress lines: agent-days starting and ending, finished trials with their scores, a heartbeat (default lines; even with -q); ini clawmark_progress")
     g.addoption("--clawmark-stream", dest="clawmark_stream", action="store_true", default=False, help="show the agent's stdout/stderr live, each line prefixed by task, trial and day (also with -s; works under -n)")
     g.addoption("--clawmark-heartbeat", dest="clawmark_heartbeat", type=float, default=None, metavar="SECONDS", help="every SECONDS, a line naming the agent-days still running (default 30; 0: none); ini clawmark_heartbeat")
+    g.addoption("--clawmark-backend", dest="clawmark_backend", default=None, choices=BACKENDS, help="where the world's services run: local (embedded, default) or docker (calendar, knowledge base and spreadsheets in containers; build the images once with `clawmark images build`); env CLAWMARK_BACKEND, ini clawmark_backend (docs/containers.md)")
     g.addoption("--clawmark-keep-worlds", dest="clawmark_keep_worlds", action="store_true", default=False, help="keep each world's folder (workspace, service state) after its trial")
     parser.addini("clawmark_agent", "default agent under test", default="")
     parser.addini("clawmark_agent_options", "default agent options (key=value lines)", type="linelist", default=[])
@@ -113,6 +115,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addini("clawmark_progress", "live progress lines: lines or off", default="")
     parser.addini("clawmark_heartbeat", "seconds between heartbeat lines (0: none)", default="")
     parser.addini("clawmark_agent_isolation", "agent isolation: auto, bwrap or none", default="")
+    parser.addini("clawmark_backend", "where the world's services run: local or docker", default="")
     parser.addini("clawmark_agent_limits", "resource limits of agent processes (KEY=VALUE, comma- or line-separated)", type="linelist", default=[])
 
 
@@ -209,6 +212,12 @@ def pytest_configure(config: pytest.Config) -> None:
     except IsolationError as exc:
         raise pytest.UsageError(f"clawmark: {exc}") from None
 
+    backend = _setting(config, "clawmark_backend", "CLAWMARK_BACKEND", "clawmark_backend") or "local"
+    if backend not in BACKENDS:
+        raise pytest.UsageError(f"clawmark: the backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+    if backend == "docker" and agent_name and workerinput is None:
+        _check_docker_backend()
+
     state = RunState()
     config.stash[STATE_KEY] = state
     if workerinput is not None and "clawmark_evidence" in workerinput:
@@ -229,6 +238,7 @@ def pytest_configure(config: pytest.Config) -> None:
         "trials": trials,
         "turn_timeout": timeout,
         "isolation": isolation.mode,
+        "backend": backend,
         "agent_limits": limits.describe(),
         "rerun_determinism": config.getoption("clawmark_rerun_determinism"),
         "upstream_exceptions": config.getoption("clawmark_upstream_exceptions"),
@@ -264,12 +274,33 @@ def pytest_configure(config: pytest.Config) -> None:
         deadline=deadline,
         run_timeout=run_timeout,
         upstream_exceptions=config.getoption("clawmark_upstream_exceptions"),
+        backend=backend,
     )
     if agent_name:
         _catch_termination(state)
     if workerinput is None:
         config.pluginmanager.register(FinalWord(), "clawmark-final-word")
         _CONFIG.append(config)
+
+
+def _check_docker_backend() -> None:
+    """Before anything runs: an engine that answers and the images built (one line each, how to fix)."""
+    import importlib.util
+
+    if importlib.util.find_spec("testcontainers") is None:
+        raise pytest.UsageError("clawmark: --clawmark-backend=docker needs testcontainers: pip install 'pytest-clawmark[docker]'")
+    from .backends.containers import remove_leftovers
+    from .backends.images import ImageError, current_tag, engine_problem
+
+    try:
+        problem = engine_problem()
+    except ImageError as exc:
+        problem = str(exc)
+    if problem:
+        raise pytest.UsageError(f"clawmark: --clawmark-backend=docker: {problem} (docs/containers.md)")
+    if not current_tag("servers"):
+        raise pytest.UsageError("clawmark: --clawmark-backend=docker: the image clawmark/servers is not built; run `clawmark images build` (or `clawmark images build --base-from-debootstrap` without a registry) first")
+    remove_leftovers()  # containers of earlier runs that were killed
 
 
 def _evidence_root(config: pytest.Config, state: RunState) -> Path:
@@ -636,7 +667,6 @@ def _document(session: pytest.Session) -> dict[str, Any] | None:
     meta = {
         **state.manifest,
         "pytest_version": pytest.__version__,
-        "backend": "local",
         "isolation_requested": settings.isolation_requested,  # auto | bwrap | none
         "run_timeout": settings.run_timeout,
         "workers": _workers(config),

@@ -78,6 +78,7 @@ class RunSettings:
     deadline: float | None = None  # time.time() when the run's time limit (--clawmark-run-timeout) ends
     run_timeout: float | None = None
     upstream_exceptions: str = "ours"  # --upstream-exceptions: ours | false | error
+    backend: str = "local"  # --clawmark-backend: local | docker (where the world's services run)
 
 
 @dataclass(frozen=True)
@@ -174,7 +175,7 @@ class TrialRun:
             root = make_world_dir(f"{_safe(self.record.id)}-t{self.trial}{'-twin' if self.is_twin else ''}")
             world = World(
                 self.task.services, root, user=self.task.user, people=self.task.people, task_dir=self.task_dir,  # type: ignore[arg-type]
-                fs_limits=self.settings.agent_limits.workspace(),
+                fs_limits=self.settings.agent_limits.workspace(), backend=self.settings.backend,
             )
             self.world = world
             world.start()

@@ -112,6 +112,8 @@ def write_summary(tr: Any, document: dict[str, Any]) -> None:
     # not merely what --agent-isolation would give a process agent
     used = sorted({t["isolation"] for t in document["tasks"] if t.get("isolation")})
     isolation = f" (isolation: {', '.join(used)})" if used else ""
+    if run.get("backend", "local") != "local":
+        isolation += f" (backend: {run['backend']})"
     status = run.get("status", "complete")
     tag = "" if status == "complete" and document["summary"]["score"] is not None else f" — {status.upper() if status != 'complete' else 'NO SCORE'}"
     tr.write_sep("=", f"clawmark: agent {run['agent']}{isolation}{tag}", red=bool(tag), bold=bool(tag))

@@ -203,8 +203,8 @@ class AsgiServer:
         return f"http://127.0.0.1:{self.port}"
 
 
-async def _start(app: Any, port: int, protocol: type[HardenedH11Protocol], max_head_bytes: int) -> AsgiServer:
-    sock = bind_loopback(port)
+async def _start(app: Any, port: int, protocol: type[HardenedH11Protocol], max_head_bytes: int, host: str = "127.0.0.1") -> AsgiServer:
+    sock = bind_loopback(port, host)
     config = uvicorn.Config(
         app,
         lifespan="off",
@@ -233,6 +233,7 @@ def start_asgi(
     error_body: ErrorBody = plain_error,
     max_head_bytes: int = MAX_INCOMPLETE_HEAD_BYTES,
     head_timeout: float = HEAD_TIMEOUT_S,
+    host: str = "127.0.0.1",
 ) -> AsgiServer:
     """Start ``app`` on ``loop`` (an ephemeral port unless ``port``); returns once it accepts connections.
 
@@ -243,7 +244,7 @@ def start_asgi(
         (HardenedH11Protocol,),
         {"error_body": staticmethod(error_body), "head_timeout": head_timeout},
     )
-    return loop.call(lambda: _start(app, port, protocol, max_head_bytes))
+    return loop.call(lambda: _start(app, port, protocol, max_head_bytes, host))
 
 
 def stop_asgi(loop: WorldLoop, handle: AsgiServer | None) -> None:

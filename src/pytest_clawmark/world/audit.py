@@ -11,6 +11,7 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import asdict, dataclass
+from collections.abc import Callable
 from typing import Any
 
 
@@ -34,6 +35,23 @@ class AuditLog:
     def __init__(self) -> None:
         self._entries: list[AuditEntry] = []
         self._lock = threading.Lock()
+        self._sources: list[Callable[[], None]] = []
+        self._pulling = threading.local()
+
+    def add_source(self, pull: Callable[[], None]) -> None:
+        """A server that keeps its own log (a service in a container): ``pull()`` records what it
+        saw since its last call, and runs before every read, so a read never misses a request."""
+        self._sources.append(pull)
+
+    def _pull(self) -> None:
+        if not self._sources or getattr(self._pulling, "active", False):
+            return
+        self._pulling.active = True
+        try:
+            for pull in list(self._sources):
+                pull()
+        finally:
+            self._pulling.active = False
 
     def record(self, service: str, operation: str, target: str = "", summary: str = "", status: str = "") -> None:
         with self._lock:
@@ -43,10 +61,12 @@ class AuditLog:
 
     def entries(self, service: str | None = None, since: int = 0) -> list[AuditEntry]:
         """Entries with ``seq > since``, optionally of one service, in recording order."""
+        self._pull()
         with self._lock:
             return [e for e in self._entries if e.seq > since and (service is None or e.service == service)]
 
     @property
     def last_seq(self) -> int:
+        self._pull()
         with self._lock:
             return len(self._entries)

@@ -88,15 +88,20 @@ class CalendarService(Service):
         self._store = CalendarStore(self._radicale.storage)
         self._store.ensure_calendar(ctx.user.email, DEFAULT_CALENDAR)
         self._added = 0  # admin-added events so far: part of default UIDs
+        self._serve(passwords)
+
+    def _serve(self, passwords: dict[str, str]) -> None:
+        """Serve the agent plane: Radicale behind our request guard and audit, on the world's loop
+        (the docker backend serves the same storage from a container instead)."""
         guarded = RequestGuard(
             self._radicale.application, self._radicale.collection_root, protected_calendars=[DEFAULT_CALENDAR]
         )
-        app = AuditMiddleware(guarded, self._record, ctx.credentials.admin_token)
+        app = AuditMiddleware(guarded, self._record, self.ctx.credentials.admin_token)
 
         async def start() -> WsgiHandle:
             return await start_wsgi(app)
 
-        self._http = ctx.loop.call(start)
+        self._http = self.ctx.loop.call(start)
 
     def stop(self) -> None:
         handle, self._http = getattr(self, "_http", None), None

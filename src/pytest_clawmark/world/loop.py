@@ -76,8 +76,11 @@ async def _invoke(fn: Callable[[], Awaitable[T]]) -> T:
     return await fn()
 
 
-def bind_loopback(port: int = 0) -> socket.socket:
+def bind_loopback(port: int = 0, host: str = "127.0.0.1") -> socket.socket:
     """A listening TCP socket on 127.0.0.1 with a kernel-chosen (ephemeral) port, or ``port``.
+
+    ``host``: loopback for every embedded world; a service alone in a container
+    (:mod:`..servers.standalone`) listens on all of the container's interfaces instead.
 
     Binding ourselves, instead of asking a server for port 0, lets us know the port before the
     server runs and guarantees two worlds never race for the same port.
@@ -87,7 +90,7 @@ def bind_loopback(port: int = 0) -> socket.socket:
     # response written in two pieces (headers, body) waits ~40 ms for a delayed ACK.
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", port))
+    sock.bind((host, port))
     sock.listen(128)
     sock.setblocking(False)
     return sock

@@ -125,6 +125,10 @@ class Service(abc.ABC):
     def restore(self, data: dict[str, Any]) -> None:
         """Replace the service's state with a :meth:`snapshot`."""
 
+    def clock_changed(self, now: datetime) -> None:
+        """The world's clock moved (a new turn). Embedded services read ``ctx.clock`` when they
+        need it; a service in a container is told (see ``backends.docker_services``)."""
+
     def audit(self, since: int = 0) -> list[Any]:
         return self.ctx.audit.entries(self.name, since)
 
@@ -141,6 +145,17 @@ class Service(abc.ABC):
 WORLD_EPOCH = datetime(2025, 1, 1, tzinfo=timezone.utc)
 """The in-universe time before the first turn (seeding at world start): fixed, never the wall clock."""
 
+BACKENDS = ("local", "docker")
+DOCKER_SERVICES = ("calendar", "kb", "sheets")
+"""The services the docker backend runs in containers; fs is the workspace folder itself, and mail
+stays embedded until its container image exists."""
+
+
+def backend_of(name: str, backend: str) -> str:
+    """Where service ``name`` runs on ``backend``: ``"docker"`` or ``"local"``."""
+    return "docker" if backend == "docker" and name in DOCKER_SERVICES else "local"
+
+
 SERVICE_TYPES: dict[str, str] = {
     "fs": "pytest_clawmark.world.fs:FsService",
     "mail": "pytest_clawmark.world.mail:MailService",
@@ -151,7 +166,13 @@ SERVICE_TYPES: dict[str, str] = {
 """The service registry. Open: a plugin may add entries before collection."""
 
 
-def service_type(name: str) -> type[Service]:
+def service_type(name: str, backend: str = "local") -> type[Service]:
+    """The class serving ``name`` on ``backend`` (``local``: embedded; ``docker``: in containers
+    where the service has an image, embedded otherwise — see :data:`backend_of`)."""
+    if backend == "docker" and name in DOCKER_SERVICES:
+        from ..backends.docker_services import DOCKER_SERVICES as types
+
+        return types[name]  # type: ignore[no-any-return]
     try:
         dotted = SERVICE_TYPES[name]
     except KeyError:

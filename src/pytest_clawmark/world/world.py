@@ -20,7 +20,7 @@ from .audit import AuditLog
 from .fs import FsService
 from .fs_limits import WorkspaceLimits
 from .loop import WorldLoop
-from .service import WORLD_EPOCH, Credentials, MutationLedger, Person, Service, ServiceContext, service_type
+from .service import BACKENDS, WORLD_EPOCH, Credentials, MutationLedger, Person, Service, ServiceContext, backend_of, service_type
 from .untrusted_fs import open_regular, write_replacing
 
 TOOLS_BEGIN = "<!-- clawmark: your work systems (the harness rewrites this section every day) -->"
@@ -41,6 +41,9 @@ class ServiceNotDeclared(AttributeError):
 class World:
     """A task trial's world. Create, :meth:`start`, use, :meth:`stop` (idempotent)."""
 
+    parallel_containers: bool = True
+    """Start a world's containers side by side (benchmarks/container_world.py compares both)."""
+
     def __init__(
         self,
         services: Iterable[str],
@@ -51,7 +54,12 @@ class World:
         task_dir: Path | None = None,
         credentials: Credentials | None = None,
         fs_limits: WorkspaceLimits | None = None,
+        backend: str = "local",
     ) -> None:
+        if backend not in BACKENDS:
+            raise ValueError(f"unknown backend {backend!r} (known: {', '.join(BACKENDS)})")
+        self.backend = backend
+        """``local`` (every server embedded) or ``docker`` (calendar, kb and sheets in containers)."""
         names = set(services) | {"fs"}
         for n in names:
             service_type(n)  # fail early and clearly on unknown names
@@ -66,8 +74,8 @@ class World:
         """Bounds of the harness's reads of the workspace (snapshots, evidence, checker reads)."""
         self.audit = AuditLog()
         self.mutations = MutationLedger()
-        self.clock: datetime | None = None
         self._services: dict[str, Service] = {}
+        self._clock: datetime | None = None
         self._loop: WorldLoop | None = None
         self._snapshot_cut: dict[str, Any] = {}
         self.start_seconds: float = 0.0
@@ -78,6 +86,7 @@ class World:
         self.root.mkdir(parents=True, exist_ok=True)
         self._loop = WorldLoop(f"clawmark-world-{self.root.name}")
         try:
+            services: dict[str, Service] = {}
             for name in self.names:
                 ctx = ServiceContext(
                     root=self.root / "services" / name,
@@ -92,11 +101,11 @@ class World:
                     mutations=self.mutations,
                 )
                 ctx.root.mkdir(parents=True, exist_ok=True)
-                svc = service_type(name)(ctx)
+                svc = service_type(name, self.backend)(ctx)
                 if isinstance(svc, FsService):
                     svc.limits = self.fs_limits
-                svc.start()
-                self._services[name] = svc
+                services[name] = svc
+            self._start_services(services)
         except BaseException:
             self.stop()
             raise
@@ -104,12 +113,51 @@ class World:
         self.start_seconds = time.perf_counter() - t0
         return self
 
+    def _start_services(self, services: dict[str, Service]) -> None:
+        """Start every service, in :data:`SERVICE_ORDER`; services in containers start side by side
+        (each waits on its own container, ~1 s), the embedded ones one after the other (ms)."""
+        remote = [n for n in services if backend_of(n, self.backend) == "docker"]
+        for name, svc in services.items():
+            if name not in remote:
+                svc.start()
+                self._services[name] = svc
+        if not remote:
+            return
+        if not self.parallel_containers:
+            for name in remote:
+                services[name].start()
+                self._services[name] = services[name]
+            self._services = {n: self._services[n] for n in services if n in self._services}
+            return
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(max_workers=len(remote), thread_name_prefix="clawmark-container") as pool:
+            futures = {name: pool.submit(services[name].start) for name in remote}
+        failed = []
+        for name in remote:
+            if futures[name].exception() is None:
+                self._services[name] = services[name]  # started: stopped by stop(), like the others
+            else:
+                failed.append(futures[name].exception())
+        self._services = {n: self._services[n] for n in services if n in self._services}  # SERVICE_ORDER
+        if failed:
+            raise failed[0]  # type: ignore[misc]
+
     def stop(self) -> None:
-        for name in reversed(list(self._services)):
+        def stop_one(svc: Service) -> None:
             try:
-                self._services[name].stop()
+                svc.stop()
             except Exception:  # pragma: no cover - teardown must go on for the others
                 pass
+
+        remote = [n for n in self._services if backend_of(n, self.backend) == "docker"]
+        if len(remote) > 1:  # containers stop side by side (~0.2 s each)
+            from concurrent.futures import ThreadPoolExecutor
+
+            with ThreadPoolExecutor(max_workers=len(remote), thread_name_prefix="clawmark-container") as pool:
+                list(pool.map(stop_one, [self._services.pop(n) for n in remote]))
+        for name in reversed(list(self._services)):
+            stop_one(self._services[name])
         self._services.clear()
         if self._loop is not None:
             self._loop.close()
@@ -143,6 +191,22 @@ class World:
     @property
     def services(self) -> dict[str, Service]:
         return dict(self._services)
+
+    @property
+    def clock(self) -> datetime | None:
+        """The current turn's in-universe time (None before the first turn); setting it tells
+        the services that keep their own clock (containers)."""
+        return self._clock
+
+    @clock.setter
+    def clock(self, value: datetime | None) -> None:
+        self._clock = value
+        for svc in self._services.values():
+            svc.clock_changed(self.now())
+
+    def backends(self) -> dict[str, str]:
+        """Where each service of this world runs (``local`` or ``docker``), by name."""
+        return {name: backend_of(name, self.backend) for name in self.names}
 
     def now(self) -> datetime:
         """The in-universe clock of the current turn; a fixed epoch before the first turn.

@@ -137,9 +137,9 @@ async def _accept_loop(server: ThreadedWsgiServer, listener: socket.socket) -> N
         server.process_request(conn, address)  # ThreadingMixIn: handled in a new thread
 
 
-async def start_wsgi(app: Any) -> WsgiHandle:
+async def start_wsgi(app: Any, host: str = "127.0.0.1", port: int = 0) -> WsgiHandle:
     """Start serving ``app``; call on the world's loop. Returns once the port accepts."""
-    listener = bind_loopback()
+    listener = bind_loopback(port, host)
     port = listener.getsockname()[1]
     server = ThreadedWsgiServer(app, port)
     task = asyncio.get_running_loop().create_task(_accept_loop(server, listener))

@@ -1,0 +1,157 @@
+"""One world service in a container: started by testcontainers, reached on loopback, and driven
+through the container's control plane (:mod:`..servers.standalone`).
+
+Why testcontainers: it is how pytest fixtures start disposable services, and it owns the
+container's life (start, port lookup, stop) so this module only adds what a world needs: the
+service's environment, a loopback-only published port, the wait until the service answers, the
+in-universe clock pushed before each turn, and the agent's requests pulled into the world's audit
+log. No image registry is needed (images are built locally, :mod:`.images`), so testcontainers'
+reaper image is disabled unless the user asks for it; containers carry our labels and are removed
+on stop, and ``remove_leftovers`` sweeps those of processes that died.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Callable, Mapping
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+os.environ.setdefault("TESTCONTAINERS_RYUK_DISABLED", "true")  # the reaper image cannot be pulled without a registry
+
+PORT = 8000
+"""The port every service listens on inside its container."""
+
+READY_TIMEOUT_S = 30.0
+LABEL = "org.clawmark.world"
+"""Label on every container a world starts (its value: the world's folder)."""
+PID_LABEL = "org.clawmark.pid"
+
+
+class ContainerError(RuntimeError):
+    """A service container could not be started or answered wrongly (one paragraph, with its log)."""
+
+
+class ServiceContainer:
+    """A running service container and the control-plane client the admin plane uses."""
+
+    def __init__(self, image: str, service: str, env: Mapping[str, str], admin_token: str, *, world: str, data: Path | None = None) -> None:
+        from testcontainers.core.container import DockerContainer
+
+        self.service = service
+        self.admin_token = admin_token
+        container = DockerContainer(image).with_command(service)
+        for key, value in env.items():
+            container = container.with_env(key, value)
+        # published on loopback only, on a port the engine picks (with_bind_ports takes no address)
+        container.ports[f"{PORT}/tcp"] = ("127.0.0.1", None)  # type: ignore[assignment]
+        kwargs: dict[str, Any] = {"labels": {LABEL: world, PID_LABEL: str(os.getpid())}}
+        if data is not None:
+            container = container.with_volume_mapping(str(data), "/data", "rw")
+            kwargs["user"] = f"{os.getuid()}:{os.getgid()}"  # files the harness can read and remove
+        self._container = container.with_kwargs(**kwargs)
+        self._audit_seen = 0
+        self.url = ""
+        self.http: httpx.Client | None = None
+
+    def start(self) -> "ServiceContainer":
+        try:
+            self._container.start()
+            port = self._container._get_exposed_port(PORT)
+        except Exception as exc:
+            self.stop()
+            raise ContainerError(f"cannot start the {self.service} container: {type(exc).__name__}: {exc}") from None
+        self.url = f"http://127.0.0.1:{port}"
+        self.http = httpx.Client(base_url=self.url, trust_env=False, timeout=30.0, headers={"Authorization": f"Bearer {self.admin_token}"})
+        self._wait_ready()
+        return self
+
+    def _wait_ready(self) -> None:
+        assert self.http is not None
+        deadline = time.monotonic() + READY_TIMEOUT_S
+        while True:
+            try:
+                if self.http.get("/_clawmark/ready").status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            wrapped = self._container.get_wrapped_container()
+            wrapped.reload()
+            if wrapped.status in ("exited", "dead") or time.monotonic() > deadline:
+                log = self.logs()
+                self.stop()
+                raise ContainerError(f"the {self.service} container did not become ready ({wrapped.status}); its log ends:\n{log}")
+            time.sleep(0.02)
+
+    def logs(self, lines: int = 15) -> str:
+        try:
+            out, err = self._container.get_logs()
+        except Exception:
+            return "(no log)"
+        text = (out + err).decode(errors="replace").strip().splitlines()
+        return "\n".join(text[-lines:]) or "(empty)"
+
+    def set_clock(self, now: datetime) -> None:
+        """The service's in-universe clock (pushed whenever the world's changes)."""
+        self._call("PUT", "/_clawmark/clock", {"now": now.isoformat()})
+
+    def pull_audit(self, record: Callable[..., None]) -> int:
+        """Replay the agent requests the service saw since the last pull into ``record`` (the
+        embedded service's own audit hook), in order; returns how many."""
+        entries = self._call("GET", f"/_clawmark/audit?since={self._audit_seen}")["entries"]
+        for entry in entries:
+            record(*entry["args"], **entry["kwargs"])
+        self._audit_seen += len(entries)
+        return len(entries)
+
+    def _call(self, method: str, path: str, body: Any = None) -> Any:
+        if self.http is None:
+            raise ContainerError(f"the {self.service} container is not running")
+        try:
+            r = self.http.request(method, path, content=None if body is None else json.dumps(body))
+        except httpx.HTTPError as exc:
+            raise ContainerError(f"the {self.service} container does not answer {path}: {exc}; its log ends:\n{self.logs()}") from None
+        if r.status_code != 200:
+            raise ContainerError(f"the {self.service} container answered {path} with {r.status_code}: {r.text[:300]}")
+        return r.json()
+
+    def stop(self) -> None:
+        if self.http is not None:
+            self.http.close()
+            self.http = None
+        try:
+            self._container.stop(force=True, delete_volume=True)
+        except Exception:  # already gone, or never started
+            pass
+
+
+def remove_leftovers() -> int:
+    """Remove the containers of clawmark processes that no longer run (a crash, a kill -9)."""
+    try:
+        import docker
+
+        client = docker.from_env()
+        removed = 0
+        for c in client.containers.list(all=True, filters={"label": PID_LABEL}):
+            pid = int(c.labels.get(PID_LABEL, "0") or 0)
+            if pid > 0 and not _alive(pid):
+                c.remove(force=True)
+                removed += 1
+        return removed
+    except Exception:
+        return 0
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True

@@ -1,0 +1,164 @@
+"""The world's services on the docker backend: the same admin planes, the servers in containers.
+
+Why subclasses of the embedded services: the admin plane (seeding, silent changes, checker reads,
+snapshots) is the part checkers depend on, and it must be the *same code* on both backends, so
+verdicts and messages are identical. Only where the server runs changes:
+
+- **kb** and **sheets**: their admin planes already speak HTTP to the server (``/_admin/...``); here
+  that server is :mod:`..servers.standalone` in a ``clawmark/servers`` container, reached on a
+  loopback port.
+- **calendar**: Radicale runs in the container on the world's own calendar folder, mounted at
+  ``/data``; the admin plane keeps reading and writing those files directly (Radicale's storage
+  lock is a file lock, honoured across the mount), as it does beside the embedded Radicale.
+
+What the embedded servers got by calling into the world, the containers get over their control
+plane: the in-universe clock is pushed whenever the world's changes, and the agent's requests are
+pulled into the world's audit log (through the embedded service's own audit hook, so entries read
+the same) whenever the log is read.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+from datetime import datetime
+from typing import Any
+
+import httpx
+
+from ..servers.calendar.audit import ADMIN_HEADER
+from ..world.calendar import DEFAULT_CALENDAR, CalendarService
+from ..world.kb import KbService
+from ..world.sheets import ADMIN_TIMEOUT_S, SheetsService
+from .containers import ServiceContainer
+
+IMAGE = "clawmark/servers:latest"
+"""The image ``clawmark images build`` tags last (see :mod:`.images`)."""
+
+
+class _InContainer:
+    """What the three services share: their container, its clock and its audit."""
+
+    container: ServiceContainer | None = None
+    ctx: Any
+    name: str
+
+    def _start_container(self, data: Any = None, extra_env: dict[str, str] | None = None) -> ServiceContainer:
+        ctx = self.ctx
+        env = {
+            "CLAWMARK_AGENT_TOKEN": ctx.credentials.agent_token,
+            "CLAWMARK_ADMIN_TOKEN": ctx.credentials.admin_token,
+            "CLAWMARK_USER": json.dumps([ctx.user.name, ctx.user.email]),
+            "CLAWMARK_PEOPLE": json.dumps([[p.name, p.email] for p in ctx.people]),
+            **(extra_env or {}),
+        }
+        container = ServiceContainer(IMAGE, self.name, env, ctx.credentials.admin_token, world=str(ctx.root), data=data)
+        self.container = container.start()
+        container.set_clock(ctx.clock())
+        ctx.audit.add_source(self._pull_audit)
+        return container
+
+    def _pull_audit(self) -> None:
+        if self.container is not None and self.container.http is not None:
+            self.container.pull_audit(self._record)  # type: ignore[attr-defined]
+
+    def clock_changed(self, now: datetime) -> None:
+        if self.container is not None:
+            self.container.set_clock(now)
+
+    def _stop_container(self) -> None:
+        container, self.container = self.container, None
+        if container is not None:
+            try:
+                self._pull_audit_from(container)
+            finally:
+                container.stop()
+
+    def _pull_audit_from(self, container: ServiceContainer) -> None:
+        try:
+            container.pull_audit(self._record)  # type: ignore[attr-defined]
+        except Exception:  # a container that died has nothing more to say
+            pass
+
+
+class DockerKb(_InContainer, KbService):
+    def start(self) -> None:
+        container = self._start_container()
+        self.handle = None
+        self._http = httpx.Client(
+            base_url=container.url, verify=False, trust_env=False, timeout=30.0,
+            headers={"Authorization": f"Bearer {self.ctx.credentials.admin_token}"},
+        )  # fmt: skip
+
+    def stop(self) -> None:
+        if self._http is not None:
+            self._http.close()
+            self._http = None
+        self._stop_container()
+
+    @property
+    def url(self) -> str:
+        if self.container is None:
+            raise RuntimeError("the kb service is not running")
+        return self.container.url
+
+
+class DockerSheets(_InContainer, SheetsService):
+    def start(self) -> None:
+        self._start_container()
+        self.handle = None
+        self._http = None
+
+    def stop(self) -> None:
+        http, self._http = getattr(self, "_http", None), None
+        if http is not None:
+            http.close()
+        self._stop_container()
+
+    @property
+    def url(self) -> str:
+        if self.container is None:
+            raise RuntimeError("the sheets service is not running")
+        return self.container.url
+
+    @property
+    def http(self) -> Any:
+        if self._http is None:
+            self._http = httpx.Client(
+                base_url=self.url, verify=False, trust_env=False, timeout=ADMIN_TIMEOUT_S,
+                headers={"Authorization": f"Bearer {self.ctx.credentials.admin_token}"},
+            )  # fmt: skip
+        return self._http
+
+
+class DockerCalendar(_InContainer, CalendarService):
+    def _serve(self, passwords: dict[str, str]) -> None:
+        # the same storage folder (the admin plane's files), served by Radicale in the container
+        self._start_container(data=self.ctx.root, extra_env={"CLAWMARK_PASSWORDS": json.dumps(passwords), "CLAWMARK_PROTECTED": DEFAULT_CALENDAR})
+
+    def stop(self) -> None:
+        self._stop_container()
+
+    @property
+    def url(self) -> str:
+        if self.container is None:
+            raise RuntimeError("the calendar service is not running")
+        return self.container.url + "/"
+
+    def ping(self) -> None:
+        if self.container is None:
+            raise RuntimeError("the calendar service is not running")
+        host, _, port = self.container.url.removeprefix("http://").partition(":")
+        conn = http.client.HTTPConnection(host, int(port), timeout=2)
+        try:
+            conn.request("OPTIONS", "/", headers={ADMIN_HEADER: self.ctx.credentials.admin_token})
+            status = conn.getresponse().status
+        finally:
+            conn.close()
+        if status >= 500:
+            raise ConnectionError(f"CalDAV server answered OPTIONS with {status}")
+
+
+DOCKER_SERVICES: dict[str, type] = {"calendar": DockerCalendar, "kb": DockerKb, "sheets": DockerSheets}
+"""The services that run in containers on the docker backend (the others stay embedded: fs is the
+workspace folder itself; mail moves when its image lands)."""

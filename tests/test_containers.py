@@ -1,0 +1,149 @@
+"""The docker backend (issue 11): the world's calendar, knowledge base and spreadsheets in
+containers started by testcontainers, the same admin planes, bit-identical verdicts.
+
+These tests need a Docker engine (``DOCKER_HOST``; CI starts a private one with
+``.ci/docker-engine``) and build the images when they are missing; without an engine they skip
+with the reason.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from datetime import datetime, timezone
+from pathlib import Path
+
+import httpx
+import pytest
+
+from conftest import REPO
+from pytest_clawmark.backends.images import ImageError, build_all, current_tag, engine_problem
+from pytest_clawmark.world import Person, World
+
+PROBLEM = engine_problem()
+if PROBLEM and os.environ.get("CLAWMARK_REQUIRE_DOCKER"):  # CI started an engine: these tests must run
+    raise RuntimeError(f"CLAWMARK_REQUIRE_DOCKER is set but {PROBLEM}")
+pytestmark = pytest.mark.skipif(bool(PROBLEM), reason=f"no Docker engine: {PROBLEM}")
+
+USER = Person("Sam Rivera", "sam.rivera@corp.example")
+PEOPLE = [Person("Mira Stone", "mira.stone@corp.example")]
+PARITY_TASKS = ("tasks/clinical", "tasks/hr", "tasks/pm")
+"""The CI gate's few tasks (every task uses all five services); the whole corpus is compared by
+``benchmarks/container_world.py --corpus``."""
+
+
+@pytest.fixture(scope="session")
+def servers_image(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """The ``clawmark/servers`` image, built once (under a lock: xdist workers share the engine)."""
+    lock_path = Path(os.environ.get("TMPDIR", "/tmp")) / "clawmark-images.lock"
+    with open(lock_path, "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        tag = current_tag("servers")
+        if not tag:
+            debootstrap = os.geteuid() == 0 and bool(shutil.which("debootstrap") or shutil.which("debootstrap", path="/usr/sbin"))
+            try:
+                build_all(base=None, base_from_debootstrap=debootstrap, cache=tmp_path_factory.mktemp("images"), log=lambda line: None)
+            except ImageError as exc:
+                pytest.fail(f"the images cannot be built: {exc}")
+            tag = current_tag("servers")
+    return tag
+
+
+@pytest.fixture
+def world(tmp_path: Path, servers_image: str) -> Iterator[World]:
+    w = World(("fs", "calendar", "kb", "sheets"), tmp_path / "w", user=USER, people=PEOPLE, backend="docker")
+    w.clock = datetime(2025, 4, 7, 9, tzinfo=timezone.utc)
+    w.start()
+    try:
+        yield w
+    finally:
+        w.stop()
+
+
+def _containers(label: str) -> list[str]:
+    r = subprocess.run(["docker", "ps", "-aq", "--filter", f"label={label}"], capture_output=True, text=True, timeout=60)
+    return r.stdout.split()
+
+
+def test_services_run_in_containers_reached_on_loopback_with_the_official_clients(world: World) -> None:
+    import caldav
+    from notion_client import Client
+
+    assert world.backends() == {"fs": "local", "calendar": "docker", "kb": "docker", "sheets": "docker"}
+    env = world.agent_env()
+    assert all(env[k].startswith("http://127.0.0.1:") for k in ("CLAWMARK_CALDAV_URL", "CLAWMARK_NOTION_URL", "CLAWMARK_SHEETS_URL"))
+    mine = _containers(f"org.clawmark.world={world.root / 'services' / 'kb'}")
+    assert len(mine) == 1  # one container per service, labelled with its world
+
+    # the admin plane seeds; the agent's official clients see it, and what they do is audited
+    world.calendar.add_event("Launch review", "2025-04-08T14:00:00+00:00", "2025-04-08T15:00:00+00:00")
+    with caldav.DAVClient(env["CLAWMARK_CALDAV_URL"], username=env["CLAWMARK_CALDAV_USER"], password=env["CLAWMARK_CALDAV_PASSWORD"]) as client:
+        cal = client.principal().calendars()[0]
+        assert [e.icalendar_component["SUMMARY"] for e in cal.events()] == ["Launch review"]
+        cal.save_event(dtstart=datetime(2025, 4, 9, 10, tzinfo=timezone.utc), dtend=datetime(2025, 4, 9, 11, tzinfo=timezone.utc), summary="Prep")
+    assert [e.summary for e in world.calendar.events()] == ["Launch review", "Prep"]  # the container wrote the shared storage
+    assert any(e.operation == "PUT" for e in world.calendar.audit())
+
+    world.kb.create_database("Vendors", {"Name": "title", "Limit": "number"}, rows=[{"Name": "Acme", "Limit": 5000}])
+    notion = Client(auth=env["CLAWMARK_NOTION_TOKEN"], base_url=env["CLAWMARK_NOTION_URL"])
+    db = notion.search(query="Vendors")["results"][0]
+    world.clock = datetime(2025, 4, 8, 9, 30, tzinfo=timezone.utc)  # a new turn: pushed to the container
+    page = notion.pages.create(parent={"database_id": db["id"]}, properties={"Name": {"title": [{"text": {"content": "Globex"}}]}})
+    assert page["created_time"] == "2025-04-08T09:30:00.000Z"  # the in-universe clock, not the wall clock
+    assert [r["Name"] for r in world.kb.rows("Vendors")] == ["Acme", "Globex"]
+    assert [e.operation for e in world.kb.audit()] == ["POST /v1/search", "POST /v1/pages"]
+
+    sid = world.sheets.create_spreadsheet("Budget", {"Items": [["Item", "Cost"], ["Banner", 300]]})
+    r = httpx.get(f"{env['CLAWMARK_SHEETS_URL']}/v4/spreadsheets/{sid}/values/Items!A1:B2", headers={"Authorization": f"Bearer {env['CLAWMARK_SHEETS_TOKEN']}"})
+    assert r.json()["values"] == [["Item", "Cost"], ["Banner", "300"]]
+    assert len(world.sheets.audit()) == 1 and world.audit.last_seq >= 5
+
+
+def test_the_control_plane_and_the_admin_plane_refuse_the_agents_token(world: World) -> None:
+    env = world.agent_env()
+    agent = {"Authorization": f"Bearer {env['CLAWMARK_NOTION_TOKEN']}"}
+    for url in (env["CLAWMARK_NOTION_URL"], env["CLAWMARK_SHEETS_URL"]):
+        assert httpx.get(f"{url}/_clawmark/audit?since=0", headers=agent).status_code == 401
+        assert httpx.put(f"{url}/_clawmark/clock", headers=agent, json={"now": "2030-01-01T00:00:00+00:00"}).status_code == 401
+    assert httpx.get(env["CLAWMARK_CALDAV_URL"] + "_clawmark/audit?since=0").status_code == 401
+
+
+def test_a_world_leaves_no_container_behind(tmp_path: Path, servers_image: str) -> None:
+    w = World(("calendar", "kb", "sheets"), tmp_path / "w", user=USER, people=PEOPLE, backend="docker")
+    w.start()
+    label = f"org.clawmark.world={tmp_path / 'w' / 'services' / 'sheets'}"
+    assert len(_containers(label)) == 1
+    w.stop()
+    assert _containers(label) == []
+
+
+def _verdicts(path: Path) -> dict[tuple[str, int, str], tuple[str, str]]:
+    doc = json.loads(path.read_text())
+    return {(t["id"], t["trial"], c["id"]): (c["outcome"], c["message"]) for t in doc["tasks"] for c in t["checkers"]}
+
+
+@pytest.mark.parametrize("agent", ["reference", "noop"])
+def test_verdicts_and_messages_are_identical_on_both_backends(tmp_path: Path, servers_image: str, agent: str) -> None:
+    """The CI gate: the same tasks, the same agent, local and docker: every checker's outcome and
+    message equal (the reference passes everything; noop fails most checkers, with messages)."""
+    results = {}
+    for backend in ("local", "docker"):
+        out = tmp_path / f"{backend}.json"
+        r = subprocess.run(
+            [sys.executable, "-m", "pytest", *PARITY_TASKS, f"--agent={agent}", f"--clawmark-backend={backend}", f"--clawmark-json={out}",
+             f"--clawmark-evidence={tmp_path / backend}", "-q", "-p", "no:cacheprovider", "--clawmark-progress=off"],
+            cwd=REPO, capture_output=True, text=True, timeout=600,
+        )  # fmt: skip
+        assert out.exists(), r.stdout[-3000:] + r.stderr[-2000:]
+        doc = json.loads(out.read_text())
+        assert doc["run"]["backend"] == backend and doc["run"]["status"] == "complete", r.stdout[-2000:]
+        results[backend] = _verdicts(out)
+    assert len(results["local"]) > 50
+    assert results["docker"] == results["local"]
+    if agent == "noop":
+        assert sum(outcome != "passed" for outcome, _ in results["docker"].values()) > 20
