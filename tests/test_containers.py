@@ -44,7 +44,7 @@ def servers_image(tmp_path_factory: pytest.TempPathFactory) -> str:
     with open(lock_path, "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         tag = current_tag("servers")
-        if not tag:
+        if not tag or not current_tag("harness"):
             debootstrap = os.geteuid() == 0 and bool(shutil.which("debootstrap") or shutil.which("debootstrap", path="/usr/sbin"))
             try:
                 build_all(base=None, base_from_debootstrap=debootstrap, cache=tmp_path_factory.mktemp("images"), log=lambda line: None)
@@ -147,3 +147,34 @@ def test_verdicts_and_messages_are_identical_on_both_backends(tmp_path: Path, se
     assert results["docker"] == results["local"]
     if agent == "noop":
         assert sum(outcome != "passed" for outcome, _ in results["docker"].values()) > 20
+
+
+def test_shards_run_as_harness_containers_and_merge_into_the_single_run(tmp_path: Path, servers_image: str) -> None:
+    """Scale-out on one engine: two ``clawmark/harness`` containers each run their shard of the
+    tasks (the project mounted at /work), ``clawmark merge`` joins them, and the merged results
+    equal a single run's — verdicts, messages and every summary figure but the timings."""
+    paths = ["tasks/clinical", "tasks/hr", "tasks/pm"]
+    work = tmp_path / "work"
+    (work / "out").mkdir(parents=True)
+    procs = [
+        subprocess.Popen(
+            ["docker", "run", "--rm", "--user", f"{os.getuid()}:{os.getgid()}", "-e", "HOME=/tmp", "-e", f"JOB_COMPLETION_INDEX={i - 1}",
+             "-v", f"{work}:/work", "-v", f"{REPO / 'tasks'}:/work/tasks:ro", "clawmark/harness:latest",
+             *paths, "--agent=reference", "--clawmark-shard=2", f"--clawmark-json=out/{i}.json", "-q", "--clawmark-progress=off"],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        )
+        for i in (1, 2)
+    ]  # fmt: skip
+    logs = [p.communicate(timeout=600)[0] for p in procs]
+    assert all(p.returncode == 0 for p in procs), "\n".join(log[-1500:] for log in logs)
+    merged = tmp_path / "merged.json"
+    r = subprocess.run([sys.executable, "-m", "pytest_clawmark.cli", "merge", str(merged), str(work / "out" / "1.json"), str(work / "out" / "2.json")],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    single = tmp_path / "single.json"
+    subprocess.run([sys.executable, "-m", "pytest", *paths, "--agent=reference", f"--clawmark-json={single}", f"--clawmark-evidence={tmp_path / 'e'}",
+                    "-q", "-p", "no:cacheprovider", "--clawmark-progress=off"], cwd=REPO, capture_output=True, timeout=600)
+    a, b = json.loads(merged.read_text()), json.loads(single.read_text())
+    assert a["run"]["shards"] == 2 and a["run"]["status"] == "complete"
+    assert {k: v for k, v in a["summary"].items() if k != "efficiency"} == {k: v for k, v in b["summary"].items() if k != "efficiency"}
+    assert _verdicts(merged) == _verdicts(single)

@@ -35,6 +35,7 @@ def merge_problems(inputs: Sequence[Input]) -> list[str]:
         if not {"agent", "agent_options"} & set(differing) and run_identity(run) != run_identity(first_run):
             problems.append(f"{name}: run.agent_identity {run_identity(run)} differs from {first_name}'s {run_identity(first_run)}")
 
+    problems += _shard_problems(inputs)
     hashes: dict[str, tuple[str, str]] = {}  # task id -> (task_hash, first input holding it)
     owner: dict[tuple[str, int], str] = {}
     for name, doc in inputs:
@@ -48,6 +49,27 @@ def merge_problems(inputs: Sequence[Input]) -> list[str]:
                 problems.append(f"task {r.id} trial {r.trial} appears in more than one input ({owner[key]}, {name})")
             else:
                 owner[key] = name
+    return problems
+
+
+def _shard_problems(inputs: Sequence[Input]) -> list[str]:
+    """Results of ``--clawmark-shard`` runs merge only as a whole set: one of each of 1..N."""
+    shards = {name: doc.get("run", {}).get("shard") for name, doc in inputs}
+    if not any(shards.values()):
+        return []
+    problems = [f"{name}: not a shard of the run (no run.shard), the others are" for name, s in shards.items() if not s]
+    counts = sorted({int(s["count"]) for s in shards.values() if s})
+    if len(counts) > 1:
+        return problems + [f"the shards come from splits into different numbers of shards ({', '.join(map(str, counts))})"]
+    seen: dict[int, str] = {}
+    for name, s in shards.items():
+        if s:
+            if int(s["index"]) in seen:
+                problems.append(f"{name}: shard {s['index']}/{s['count']} is also {seen[int(s['index'])]}")
+            seen.setdefault(int(s["index"]), name)
+    missing = [str(i) for i in range(1, counts[0] + 1) if i not in seen]
+    if missing:
+        problems.append(f"shard(s) {', '.join(missing)} of {counts[0]} missing: a merge of some shards is not the run's measurement")
     return problems
 
 
@@ -68,6 +90,9 @@ def merge_documents(inputs: Sequence[Input]) -> dict[str, Any]:
     meta = dict(inputs[0][1].get("run", {}))
     meta["agent_identity"] = run_identity(meta)
     meta["merged_from"] = [name for name, _ in inputs]
+    shard = meta.pop("shard", None)
+    if shard:
+        meta["shards"] = int(shard["count"])
     reasons = [str(doc.get("run", {}).get("stop_reason") or "") for _, doc in inputs]
     meta["stop_reason"] = "; ".join(dict.fromkeys(r for r in reasons if r))
     return build_document(meta, records, list(waiting.values()))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import secrets
 import signal
 import threading
 import time
@@ -42,6 +43,7 @@ from .results import PlannedTrial, TrialRecord, write_atomic
 from .resume import ResumeError, resolve_run_dir, resume_plan
 from .scoring import COMPLETE
 from .selection import close, trials_of
+from .sharding import Shard, ShardError, assign, parse_shard
 from .world.service import BACKENDS
 from .trial import RunSettings
 from .upstream import collect as upstream_collect
@@ -65,6 +67,7 @@ class RunState:
         self.stop_reason = ""
         self.deselected: list[pytest.Item] = []
         self.manifest: dict[str, Any] = {}
+        self.shard: Shard | None = None  # --clawmark-shard: this process runs only its share of the tasks
         self.progress: LiveProgress | None = None
         self.attempt = 1
         self.keep: dict[str, list[str] | None] = {}  # resume: trial node id -> its journaled plan
@@ -101,6 +104,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     g.addoption("--clawmark-stream", dest="clawmark_stream", action="store_true", default=False, help="show the agent's stdout/stderr live, each line prefixed by task, trial and day (also with -s; works under -n)")
     g.addoption("--clawmark-heartbeat", dest="clawmark_heartbeat", type=float, default=None, metavar="SECONDS", help="every SECONDS, a line naming the agent-days still running (default 30; 0: none); ini clawmark_heartbeat")
     g.addoption("--clawmark-backend", dest="clawmark_backend", default=None, choices=BACKENDS, help="where the world's services run: local (embedded, default) or docker (calendar, knowledge base and spreadsheets in containers; build the images once with `clawmark images build`); env CLAWMARK_BACKEND, ini clawmark_backend (docs/containers.md)")
+    g.addoption("--clawmark-shard", dest="clawmark_shard", default=None, metavar="I/N", help="run shard I of N: whole tasks (every trial), dealt deterministically by agent-days; N alone takes I from JOB_COMPLETION_INDEX (Kubernetes Indexed Jobs); join the shards' results with `clawmark merge` (docs/scale-out.md); env CLAWMARK_SHARD")
     g.addoption("--clawmark-keep-worlds", dest="clawmark_keep_worlds", action="store_true", default=False, help="keep each world's folder (workspace, service state) after its trial")
     parser.addini("clawmark_agent", "default agent under test", default="")
     parser.addini("clawmark_agent_options", "default agent options (key=value lines)", type="linelist", default=[])
@@ -218,7 +222,14 @@ def pytest_configure(config: pytest.Config) -> None:
     if backend == "docker" and agent_name and workerinput is None:
         _check_docker_backend()
 
+    shard_text = config.getoption("clawmark_shard") or os.environ.get("CLAWMARK_SHARD")  # per machine: no ini key
+    try:
+        shard = parse_shard(shard_text) if shard_text else None
+    except ShardError as exc:
+        raise pytest.UsageError(f"clawmark: {exc}") from None
+
     state = RunState()
+    state.shard = shard
     config.stash[STATE_KEY] = state
     if workerinput is not None and "clawmark_evidence" in workerinput:
         evidence = Path(workerinput["clawmark_evidence"])
@@ -239,6 +250,7 @@ def pytest_configure(config: pytest.Config) -> None:
         "turn_timeout": timeout,
         "isolation": isolation.mode,
         "backend": backend,
+        **({"shard": shard.to_json()} if shard is not None else {}),
         "agent_limits": limits.describe(),
         "rerun_determinism": config.getoption("clawmark_rerun_determinism"),
         "upstream_exceptions": config.getoption("clawmark_upstream_exceptions"),
@@ -322,7 +334,8 @@ def _evidence_root(config: pytest.Config, state: RunState) -> Path:
                 f"clawmark: {root} already holds a run (its journal); continue it with --clawmark-resume={root} or choose another folder"
             )
         return root
-    stamp = time.strftime("%Y%m%d-%H%M%S") + f"-{os.getpid()}"
+    # the pid alone does not tell runs apart: shards in containers all run as pid 1, in the same second
+    stamp = time.strftime("%Y%m%d-%H%M%S") + f"-{os.getpid()}-{secrets.token_hex(3)}"
     return config.rootpath / ".clawmark" / "runs" / stamp
 
 
@@ -502,12 +515,31 @@ def pytest_deselected(items: list[pytest.Item]) -> None:
 
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
     state = config.stash[STATE_KEY]
+    if state.shard is not None:
+        _keep_shard(config, state.shard, items)
     if not any(isinstance(i, (TurnItem, CheckerItem)) for i in [*items, *state.deselected]):
         return
     state.has_tasks = True
     if config.option.collectonly or hasattr(config, "workerinput"):
         return
     _preflight(config)
+
+
+def _keep_shard(config: pytest.Config, shard: Shard, items: list[pytest.Item]) -> None:
+    """Deselect the tasks of the other shards (whole tasks: every trial and day)."""
+    def key(item: pytest.Item) -> str:
+        return item.path.relative_to(config.rootpath).as_posix() if item.path.is_relative_to(config.rootpath) else str(item.path)
+
+    weights: dict[str, int] = {}
+    for item in items:
+        if isinstance(item, (TurnItem, CheckerItem)):
+            weights[key(item)] = weights.get(key(item), 0) + isinstance(item, TurnItem)
+    owner = assign(weights, shard.count)
+    others = [i for i in items if isinstance(i, (TurnItem, CheckerItem)) and owner[key(i)] != shard.index]
+    if others:
+        gone = set(map(id, others))
+        items[:] = [i for i in items if id(i) not in gone]
+        config.hook.pytest_deselected(items=others)
 
 
 def _preflight(config: pytest.Config) -> None:

@@ -29,8 +29,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-IMAGES = ("servers",)
+IMAGES = ("servers", "harness")
 """Folders of ``containers/`` that are images, in build order."""
+BUILT_ON = {"harness": "servers"}
+"""Images built FROM another of ours (their ``BASE`` is that image), not from the base."""
 
 DEBIAN_SUITE = "bookworm"
 BASE_PACKAGES = ("python3", "python3-venv", "ca-certificates")
@@ -220,11 +222,12 @@ def build(name: str, base: str, wheels: Path, log: Callable[[str], None]) -> Bui
     with tempfile.TemporaryDirectory(prefix=f"clawmark-build-{name}-") as tmp:
         context = Path(tmp) / "context"
         shutil.copytree(containers_dir() / name, context)
-        own = [w for w in wheels.glob("*.whl") if w.name.startswith("pytest_clawmark-")]
-        (context / "wheels" / "self").mkdir(parents=True)
-        shutil.copytree(wheels, context / "wheels" / "deps", ignore=lambda d, names: [n for n in names if n.startswith("pytest_clawmark-")])
-        for wheel in own:
-            shutil.copy2(wheel, context / "wheels" / "self" / wheel.name)
+        if "wheels/" in (context / "Dockerfile").read_text():  # only images that install the wheels get them
+            own = [w for w in wheels.glob("*.whl") if w.name.startswith("pytest_clawmark-")]
+            (context / "wheels" / "self").mkdir(parents=True)
+            shutil.copytree(wheels, context / "wheels" / "deps", ignore=lambda d, names: [n for n in names if n.startswith("pytest_clawmark-")])
+            for wheel in own:
+                shutil.copy2(wheel, context / "wheels" / "self" / wheel.name)
         log(f"{name} {tag}: building")
         r = docker("build", "--network", "host", "--build-arg", f"BASE={base}", "--tag", tag, "--label", "org.clawmark.image=" + name, str(context))
         if r.returncode != 0:
@@ -248,7 +251,10 @@ def build_all(*, base: str | None, base_from_debootstrap: bool, cache: Path, log
             if pulled.returncode != 0:
                 raise ImageError(f"cannot pull {base} (no registry?): build with --base-from-debootstrap, or give --base IMAGE")
     wheels = wheelhouse(cache, log)
-    return [build(name, base, wheels, log) for name in IMAGES]
+    built: dict[str, Built] = {}
+    for name in IMAGES:
+        built[name] = build(name, built[BUILT_ON[name]].tag if name in BUILT_ON else base, wheels, log)
+    return list(built.values())
 
 
 def current_tag(name: str) -> str:
