@@ -375,3 +375,14 @@ def test_snapshot_restore_round_trip(world: World, tmp_path: Path) -> None:
     world.mail.deliver(NURSE, USER, "Extra", "x")
     world.mail.restore(before)
     assert world.mail.snapshot() == before
+
+
+def test_people_may_be_given_as_name_address_pairs_and_bad_ones_say_so(world: World) -> None:
+    """``("Name", "a@x")`` is one person (as ``Task(user=...)`` takes it), in every address slot."""
+    mid = world.mail.deliver(("Li Na", NURSE.email), (USER.name, USER.email), "Pairs", "Body", cc=[("Ops", "ops@elsewhere.example")])
+    assert mid.endswith("@hospital.internal>")  # not a domain made of the tuple's text
+    m = world.mail.find(mailbox=USER.email, subject="Pairs")
+    assert (m.sender, m.sender_name, m.to, m.cc) == (NURSE.email, "Li Na", (USER.email,), ("ops@elsewhere.example",))
+    assert [o.envelope_to for o in world.mail.outside()] == [("ops@elsewhere.example",)]
+    with pytest.raises(TypeError, match=r"a mail address must be a Person, 'a@x', 'Name <a@x>' or a \(name, address\) pair, not 42"):
+        world.mail.deliver(42, [world.user], "x", "y")  # type: ignore[arg-type]

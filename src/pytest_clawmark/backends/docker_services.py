@@ -19,17 +19,15 @@ the same) whenever the log is read.
 
 from __future__ import annotations
 
-import http.client
 import json
 from datetime import datetime
 from typing import Any
 
 import httpx
 
-from ..servers.calendar.audit import ADMIN_HEADER
 from ..world.calendar import DEFAULT_CALENDAR, CalendarService
 from ..world.kb import KbService
-from ..world.sheets import ADMIN_TIMEOUT_S, SheetsService
+from ..world.sheets import SheetsService
 from .containers import ServiceContainer
 
 IMAGE = "clawmark/servers:latest"
@@ -66,6 +64,19 @@ class _InContainer:
         if self.container is not None:
             self.container.set_clock(now)
 
+    @property
+    def url(self) -> str:
+        """The agent plane: the container's port on loopback."""
+        if self.container is None:
+            raise RuntimeError(f"the {self.name} service is not running")
+        return self.container.url
+
+    def stop(self) -> None:
+        http, self._http = getattr(self, "_http", None), None
+        if isinstance(http, httpx.Client):  # the admin plane's client of the container
+            http.close()
+        self._stop_container()
+
     def _stop_container(self) -> None:
         container, self.container = self.container, None
         if container is not None:
@@ -83,52 +94,15 @@ class _InContainer:
 
 class DockerKb(_InContainer, KbService):
     def start(self) -> None:
-        container = self._start_container()
         self.handle = None
-        self._http = httpx.Client(
-            base_url=container.url, verify=False, trust_env=False, timeout=30.0,
-            headers={"Authorization": f"Bearer {self.ctx.credentials.admin_token}"},
-        )  # fmt: skip
-
-    def stop(self) -> None:
-        if self._http is not None:
-            self._http.close()
-            self._http = None
-        self._stop_container()
-
-    @property
-    def url(self) -> str:
-        if self.container is None:
-            raise RuntimeError("the kb service is not running")
-        return self.container.url
+        self._connect(self._start_container().url)
 
 
 class DockerSheets(_InContainer, SheetsService):
     def start(self) -> None:
-        self._start_container()
         self.handle = None
-        self._http = None
-
-    def stop(self) -> None:
-        http, self._http = getattr(self, "_http", None), None
-        if http is not None:
-            http.close()
-        self._stop_container()
-
-    @property
-    def url(self) -> str:
-        if self.container is None:
-            raise RuntimeError("the sheets service is not running")
-        return self.container.url
-
-    @property
-    def http(self) -> Any:
-        if self._http is None:
-            self._http = httpx.Client(
-                base_url=self.url, verify=False, trust_env=False, timeout=ADMIN_TIMEOUT_S,
-                headers={"Authorization": f"Bearer {self.ctx.credentials.admin_token}"},
-            )  # fmt: skip
-        return self._http
+        self._http = None  # made on first use, for self.url: the container
+        self._start_container()
 
 
 class DockerCalendar(_InContainer, CalendarService):
@@ -136,27 +110,13 @@ class DockerCalendar(_InContainer, CalendarService):
         # the same storage folder (the admin plane's files), served by Radicale in the container
         self._start_container(data=self.ctx.root, extra_env={"CLAWMARK_PASSWORDS": json.dumps(passwords), "CLAWMARK_PROTECTED": DEFAULT_CALENDAR})
 
-    def stop(self) -> None:
-        self._stop_container()
-
     @property
     def url(self) -> str:
-        if self.container is None:
-            raise RuntimeError("the calendar service is not running")
-        return self.container.url + "/"
+        return super().url + "/"  # CalDAV clients take the root collection
 
-    def ping(self) -> None:
-        if self.container is None:
-            raise RuntimeError("the calendar service is not running")
-        host, _, port = self.container.url.removeprefix("http://").partition(":")
-        conn = http.client.HTTPConnection(host, int(port), timeout=2)
-        try:
-            conn.request("OPTIONS", "/", headers={ADMIN_HEADER: self.ctx.credentials.admin_token})
-            status = conn.getresponse().status
-        finally:
-            conn.close()
-        if status >= 500:
-            raise ConnectionError(f"CalDAV server answered OPTIONS with {status}")
+    def _endpoint(self) -> tuple[str, int]:
+        host, _, port = super().url.removeprefix("http://").partition(":")
+        return host, int(port)
 
 
 DOCKER_SERVICES: dict[str, type] = {"calendar": DockerCalendar, "kb": DockerKb, "sheets": DockerSheets}

@@ -152,9 +152,13 @@ class CalendarService(Service):
             "```\n"
         )
 
-    def ping(self) -> None:
+    def _endpoint(self) -> tuple[str, int]:
+        """Host and port of the agent plane (the docker backend's is its container's)."""
         assert self._http is not None, "calendar service not started"
-        conn = http.client.HTTPConnection("127.0.0.1", self._http.port, timeout=2)
+        return "127.0.0.1", self._http.port
+
+    def ping(self) -> None:
+        conn = http.client.HTTPConnection(*self._endpoint(), timeout=2)
         try:
             conn.request("OPTIONS", "/", headers={ADMIN_HEADER: self.ctx.credentials.admin_token})
             status = conn.getresponse().status

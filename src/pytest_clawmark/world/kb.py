@@ -89,14 +89,18 @@ class KbService(Service):
             max_head_bytes=limits.MAX_INCOMPLETE_HEAD_BYTES,
             head_timeout=limits.HEAD_TIMEOUT_S,
         )
+        self._connect(handle.url)
+
+    def _connect(self, url: str) -> None:
+        """The admin plane's client of the server at ``url`` (embedded, or in a container)."""
         # verify=False: creating an SSL context costs ~18 ms and this client only speaks plain HTTP on
         # loopback; trust_env=False keeps proxy settings of the host away from loopback calls.
         self._http = httpx.Client(
-            base_url=handle.url,
+            base_url=url,
             verify=False,
             trust_env=False,
             timeout=30.0,
-            headers={"Authorization": f"Bearer {ctx.credentials.admin_token}"},
+            headers={"Authorization": f"Bearer {self.ctx.credentials.admin_token}"},
         )
 
     def stop(self) -> None:

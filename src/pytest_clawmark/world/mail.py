@@ -20,7 +20,7 @@ import hashlib
 import socket
 from collections.abc import Iterable
 from datetime import datetime
-from email.utils import parseaddr
+from email.utils import formataddr, parseaddr
 from typing import Any, Union
 
 from ..servers.mail import limits
@@ -48,8 +48,19 @@ class AmbiguousMail(AssertionError):
     """More than one mail matches a lookup that expects exactly one (use ``find_all``)."""
 
 
+def _person_or_text(who: object) -> str | Person:
+    """A Person, ``"a@x"``, ``"Name <a@x>"`` or a ``(name, address)`` pair (as ``Task(user=...)``
+    takes one); anything else is a clear TypeError, never a mangled header."""
+    if isinstance(who, (str, Person)):
+        return who
+    if isinstance(who, (tuple, list)) and len(who) == 2 and all(isinstance(x, str) for x in who):
+        return Person(who[0], who[1])
+    raise TypeError(f"a mail address must be a Person, 'a@x', 'Name <a@x>' or a (name, address) pair, not {who!r}")
+
+
 def _address(who: str | Person) -> str:
     """The bare address of a Person, ``"a@x"`` or ``"Name <a@x>"``."""
+    who = _person_or_text(who)
     if isinstance(who, Person):
         return who.email
     return parseaddr(str(who))[1] or str(who).strip()
@@ -57,13 +68,16 @@ def _address(who: str | Person) -> str:
 
 def _header_form(who: str | Person) -> str:
     """How to write a recipient in a header: as given (keeps ``Name <a@x>``), or the address."""
-    return who.email if isinstance(who, Person) else str(who).strip()
+    who = _person_or_text(who)
+    if isinstance(who, Person):
+        return formataddr((who.name, who.email)) if who.name else who.email
+    return str(who).strip()
 
 
 def _recipients(who: Recipients) -> list[str | Person]:
-    if isinstance(who, (str, Person)):
-        return [who]
-    return list(who)
+    if isinstance(who, (str, Person)) or (isinstance(who, tuple) and len(who) == 2 and all(isinstance(x, str) for x in who) and "@" in who[1] and "@" not in who[0]):
+        return [_person_or_text(who)]  # one recipient (a (name, address) pair is one person, not two addresses)
+    return [_person_or_text(w) for w in who]
 
 
 def _norm(text: str) -> str:
