@@ -178,3 +178,45 @@ def test_shards_run_as_harness_containers_and_merge_into_the_single_run(tmp_path
     assert a["run"]["shards"] == 2 and a["run"]["status"] == "complete"
     assert {k: v for k, v in a["summary"].items() if k != "efficiency"} == {k: v for k, v in b["summary"].items() if k != "efficiency"}
     assert _verdicts(merged) == _verdicts(single)
+
+
+KB_TASK = """
+from pytest_clawmark import Task
+
+task = Task(scenario="hr", role="assistant", services={"fs", "kb"}, user=("Ada Admin", "ada@corp.example"))
+
+@task.turn("2025-04-07 09:00 +00:00")
+def monday(world):
+    world.kb.create_database("Vendors", {"Name": "title"}, rows=[{"Name": "Acme"}])
+    return "Look at the Vendors database."
+
+@task.turn("2025-04-08 09:00 +00:00")
+def tuesday(world):
+    return "Nothing new."
+
+@task.checker(day=1)
+def vendors_kept(world):
+    assert [r["Name"] for r in world.kb.rows("Vendors")] == ["Acme"], "the vendors changed"
+"""
+
+KILLER = "import os, subprocess\nif os.environ['CLAWMARK_DAY'] == '1':\n    label = 'org.clawmark.world=' + os.path.join(os.path.dirname(os.getcwd()), 'services', 'kb')\n    ids = subprocess.run(['docker', 'ps', '-q', '--filter', 'label=' + label], capture_output=True, text=True).stdout.split()\n    subprocess.run(['docker', 'rm', '-f', *ids], capture_output=True)\n"
+"""Stands in for the engine losing a container mid-day (the agent itself never reaches the engine)."""
+
+
+def test_a_container_lost_during_a_day_errors_the_trial_and_is_never_the_agents_score(tmp_path: Path, servers_image: str) -> None:
+    task = tmp_path / "tasks" / "hr" / "task_vendors.py"
+    task.parent.mkdir(parents=True)
+    task.write_text(KB_TASK)
+    agent = tmp_path / "killer.py"
+    agent.write_text(KILLER)
+    r = subprocess.run(
+        [sys.executable, "-m", "pytest", "tasks", "--agent=command", f"--agent-option=cmd={sys.executable} {agent}", "--agent-option=pass_env=DOCKER_HOST",
+         f"--agent-option=path={os.environ.get('PATH', '')}", "--agent-isolation=none", "--clawmark-backend=docker", "--clawmark-json=out.json",
+         "-p", "no:cacheprovider", "--clawmark-progress=off"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    doc = json.loads((tmp_path / "out.json").read_text())
+    t = doc["tasks"][0]
+    assert t["status"] == "errored" and doc["summary"]["score"] is None and doc["summary"]["errored_trials"] == 1, r.stdout[-3000:]
+    assert "a service of the world stopped answering: kb: the kb container" in t["errors"][0], t["errors"]
+    assert all(c["outcome"] != "failed" for c in t["checkers"]), t["checkers"]  # nothing is counted against the agent

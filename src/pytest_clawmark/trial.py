@@ -47,6 +47,7 @@ from .authoring import FINAL, Checker, Task, Turn
 from .results import CheckerRecord, DayRecord, TrialRecord
 from .scoring import COMPLETE, ERROR, ERRORED, FAILED, GATED, INTERRUPTED, NOT_RUN, PARTIAL, PASSED
 from .world import World
+from .world.service import ServiceUnavailable
 from .world.lease import make_world_dir
 
 if TYPE_CHECKING:
@@ -296,10 +297,10 @@ class TrialRun:
             self.record.days.append(DayRecord(turn.day, turn.name, turn.clock_text, NOT_RUN, error=f"not played: the agent broke the world before day {broken}"))
             raise NotPlayed(f"day {turn.day} not played: the agent broke the world before day {broken} ({self.record.world_broken['error']})")
         world = self.start()
-        world.clock = turn.clock
         world.mutations.allowed = frozenset(turn.silent)
         before = len(world.mutations.applied)
         try:
+            world.clock = turn.clock  # a service in a container is told: it may have stopped answering
             message = turn.setup(world)
             if not isinstance(message, str) or not message.strip():
                 raise HarnessError(f"turn {turn.name!r} must return the wake-up message (a non-empty str), got {type(message).__name__}")
@@ -309,6 +310,11 @@ class TrialRun:
                 raise HarnessError(f"turn {turn.name!r} declares silent mutation(s) {missing} but did not apply them (pass silent=... to the mutating call)")
         except Exception as exc:
             detail = f"{type(exc).__name__}: {exc}"
+            if isinstance(exc, ServiceUnavailable):  # infrastructure: never replayed on the twin, never the agent's
+                self.record.errors.append(f"day {turn.day} setup: {detail}")
+                self.record.days.append(DayRecord(turn.day, turn.name, turn.clock_text, "setup-error", error=detail))
+                self.played.add(turn.day)
+                raise HarnessError(f"day {turn.day} ({turn.name}): a service of the world stopped answering: {detail}") from exc
             if turn.day > 1 and not self.is_twin and self._agent_broke_setup(turn, exc):
                 self.played.add(turn.day)
                 self.record.world_broken = {"day": turn.day, "error": detail}
@@ -349,6 +355,12 @@ class TrialRun:
             time.sleep(self.settings.retry_backoff * 2 ** (len(attempts) - 1))
         if attempts:
             trace.extra["retried_infra_errors"] = attempts
+        gone = world.unavailable()  # a container that stopped during the day: not a measurement of the agent
+        if gone:
+            self.record.errors.append(f"day {turn.day}: a service of the world stopped answering: {gone[0]}")
+            self.record.days.append(DayRecord(turn.day, turn.name, turn.clock_text, INFRA_ERROR, error=f"a service of the world stopped answering: {gone[0]}"))
+            self.played.add(turn.day)
+            raise HarnessError(f"day {turn.day} ({turn.name}): a service of the world stopped answering during the agent's turn: {'; '.join(gone)}")
         # the agent's processes are gone: remove links/special files it left that would make the
         # harness (turn setup, checkers, snapshots) read or write outside the workspace
         removed = world.fs.disarm()
@@ -447,7 +459,7 @@ class TrialRun:
         exception = ""
         if outcome == ERROR and upstream:  # its ctx.workspace copies live in the world's folder: same text on every run
             message = message.replace(str(world.root), "<world>")
-        if outcome == ERROR and not self.is_twin and upstream and self.settings.upstream_exceptions != "error":
+        if outcome == ERROR and not self.is_twin and upstream and self.settings.upstream_exceptions != "error" and not isinstance(exc, ServiceUnavailable):
             if self.settings.upstream_exceptions == "false":
                 outcome, message = FAILED, f"raised {message}: False, as upstream's runner counts an exception"
             else:
@@ -456,6 +468,8 @@ class TrialRun:
                     f"the checker raised on the state the agent left ({message}); counted as failed "
                     "(an upstream-format task has no reference solution to show it is the task's fault)"
                 )
+        elif outcome == ERROR and isinstance(exc, ServiceUnavailable):
+            pass  # infrastructure: an error (the trial is excluded), whatever the twin would say
         elif outcome == ERROR and not self.is_twin and not upstream:
             if broken is not None and checker.day_index >= broken["day"]:
                 exception = message

@@ -22,6 +22,8 @@ from typing import Any
 
 import httpx
 
+from ..world.service import ServiceUnavailable
+
 os.environ.setdefault("TESTCONTAINERS_RYUK_DISABLED", "true")  # the reaper image cannot be pulled without a registry
 
 PORT = 8000
@@ -33,15 +35,20 @@ LABEL = "org.clawmark.world"
 PID_LABEL = "org.clawmark.pid"
 
 
-class ContainerError(RuntimeError):
-    """A service container could not be started or answered wrongly (one paragraph, with its log)."""
+class ContainerError(ServiceUnavailable):
+    """A service container could not be started, stopped answering, or answered wrongly (one
+    paragraph, with its log)."""
 
 
 class ServiceContainer:
     """A running service container and the control-plane client the admin plane uses."""
 
     def __init__(self, image: str, service: str, env: Mapping[str, str], admin_token: str, *, world: str, data: Path | None = None) -> None:
+        from testcontainers.core.config import testcontainers_config
         from testcontainers.core.container import DockerContainer
+
+        # testcontainers reads the variable when first imported, maybe before this module set it
+        testcontainers_config.ryuk_disabled = os.environ["TESTCONTAINERS_RYUK_DISABLED"].lower() == "true"
 
         self.service = service
         self.admin_token = admin_token
@@ -87,6 +94,23 @@ class ServiceContainer:
                 self.stop()
                 raise ContainerError(f"the {self.service} container did not become ready ({wrapped.status}); its log ends:\n{log}")
             time.sleep(0.02)
+
+    def problem(self) -> str:
+        """'' while the container runs and its service answers; else what happened (with its log)."""
+        try:
+            wrapped = self._container.get_wrapped_container()
+            wrapped.reload()
+            state = wrapped.attrs.get("State", {})
+        except Exception as exc:  # removed, or the engine is gone
+            return f"the {self.service} container is gone ({type(exc).__name__}: {exc})"
+        if state.get("Status") != "running":
+            why = "killed for lack of memory" if state.get("OOMKilled") else f"exit code {state.get('ExitCode')}"
+            return f"the {self.service} container stopped ({state.get('Status')}, {why}); its log ends:\n{self.logs()}"
+        try:
+            self._call("GET", "/_clawmark/ready")
+        except ContainerError as exc:
+            return str(exc)
+        return ""
 
     def logs(self, lines: int = 15) -> str:
         try:

@@ -28,7 +28,7 @@ import httpx
 from ..world.calendar import DEFAULT_CALENDAR, CalendarService
 from ..world.kb import KbService
 from ..world.sheets import SheetsService
-from .containers import ServiceContainer
+from .containers import ContainerError, ServiceContainer
 
 IMAGE = "clawmark/servers:latest"
 """The image ``clawmark images build`` tags last (see :mod:`.images`)."""
@@ -52,17 +52,40 @@ class _InContainer:
         }
         container = ServiceContainer(IMAGE, self.name, env, ctx.credentials.admin_token, world=str(ctx.root), data=data)
         self.container = container.start()
-        container.set_clock(ctx.clock())
+        try:
+            container.set_clock(ctx.clock())
+        except BaseException:  # a world that failed to start is stopped without this service: stop its container here
+            self.container = None
+            container.stop()
+            raise
         ctx.audit.add_source(self._pull_audit)
         return container
 
+    _audit_lost = False
+
     def _pull_audit(self) -> None:
-        if self.container is not None and self.container.http is not None:
+        """Runs before every read of the audit log. A container that stopped answering cannot
+        say what the agent did since the last pull: that gap is recorded in the log (once), and
+        the next admin-plane call fails with the container's log (ServiceUnavailable)."""
+        if self.container is None or self.container.http is None or self._audit_lost:
+            return
+        try:
             self.container.pull_audit(self._record)  # type: ignore[attr-defined]
+        except ContainerError as exc:
+            self._audit_lost = True
+            self.ctx.audit.record(self.name, "AUDIT LOST", "", f"the {self.name} container stopped answering; requests since the last pull are unknown: {exc}", "lost")
 
     def clock_changed(self, now: datetime) -> None:
         if self.container is not None:
             self.container.set_clock(now)
+
+    def admin_transport(self) -> Any:
+        return _Guarded(self)
+
+    def unavailable(self) -> str:
+        if self.container is None:
+            return ""
+        return self.container.problem()
 
     @property
     def url(self) -> str:
@@ -90,6 +113,23 @@ class _InContainer:
             container.pull_audit(self._record)  # type: ignore[attr-defined]
         except Exception:  # a container that died has nothing more to say
             pass
+
+
+class _Guarded(httpx.HTTPTransport):
+    """The admin client's transport: a container that cannot be reached is ServiceUnavailable
+    (with the container's log), never an httpx error a checker would report as its own."""
+
+    def __init__(self, service: _InContainer) -> None:
+        super().__init__(verify=False)  # plain HTTP on loopback (as the embedded admin clients)
+        self._service = service
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        try:
+            return super().handle_request(request)
+        except httpx.TransportError as exc:
+            container = self._service.container
+            log = container.logs() if container is not None else "(no container)"
+            raise ContainerError(f"the {self._service.name} container does not answer ({type(exc).__name__}: {exc}); its log ends:\n{log}") from None
 
 
 class DockerKb(_InContainer, KbService):

@@ -101,6 +101,7 @@ class KbService(Service):
             trust_env=False,
             timeout=30.0,
             headers={"Authorization": f"Bearer {self.ctx.credentials.admin_token}"},
+            transport=self.admin_transport(),
         )
 
     def stop(self) -> None:

@@ -28,6 +28,12 @@ from .audit import AuditLog
 from .loop import WorldLoop
 
 
+class ServiceUnavailable(RuntimeError):
+    """A service of the world stopped answering the harness (its container exited or cannot be
+    reached). Infrastructure, never a verdict: the trial is errored (excluded from the scores),
+    with the service's last log lines, and never blamed on the agent by the reference twin."""
+
+
 @dataclass(frozen=True)
 class Person:
     """Someone in the task's universe. Every person gets a mailbox (and calendar credentials)."""
@@ -124,6 +130,15 @@ class Service(abc.ABC):
     @abc.abstractmethod
     def restore(self, data: dict[str, Any]) -> None:
         """Replace the service's state with a :meth:`snapshot`."""
+
+    def admin_transport(self) -> Any:
+        """The httpx transport of an HTTP admin plane (None: httpx's own). A service in a container
+        passes one that turns "cannot reach the server" into :class:`ServiceUnavailable`."""
+        return None
+
+    def unavailable(self) -> str:
+        """'' while the service answers; else why not (checked after each agent turn)."""
+        return ""
 
     def clock_changed(self, now: datetime) -> None:
         """The world's clock moved (a new turn). Embedded services read ``ctx.clock`` when they

@@ -127,6 +127,7 @@ class SheetsService(Service):
                 trust_env=False,
                 timeout=ADMIN_TIMEOUT_S,
                 headers={"Authorization": f"Bearer {self.ctx.credentials.admin_token}"},
+                transport=self.admin_transport(),
             )
         return self._http
 

@@ -204,6 +204,10 @@ class World:
         for svc in self._services.values():
             svc.clock_changed(self.now())
 
+    def unavailable(self) -> list[str]:
+        """Why services stopped answering (checked after each agent turn; embedded ones never do)."""
+        return [f"{name}: {why}" for name, svc in self._services.items() if (why := svc.unavailable())]
+
     def backends(self) -> dict[str, str]:
         """Where each service of this world runs (``local`` or ``docker``), by name."""
         return {name: backend_of(name, self.backend) for name in self.names}
