@@ -90,3 +90,9 @@ def test_the_docker_backend_without_an_engine_says_how_to_fix_it(tmp_path: Path)
     r = subprocess.run([sys.executable, "-m", "pytest", "tasks", "--agent=reference", "--clawmark-backend=kubernetes", "-p", "no:cacheprovider"],
                        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
     assert r.returncode == 4 and "invalid choice: 'kubernetes'" in r.stderr
+
+
+def test_images_build_without_an_engine_says_so_in_one_line(tmp_path: Path) -> None:
+    env = {**os.environ, "DOCKER_HOST": f"unix://{tmp_path / 'no-engine.sock'}"}
+    r = subprocess.run([sys.executable, "-m", "pytest_clawmark.cli", "images", "build", "--cache", str(tmp_path)], env=env, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 1 and r.stderr.startswith("clawmark images: no Docker engine answers") and "Traceback" not in r.stderr, r.stderr
