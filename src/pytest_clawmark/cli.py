@@ -142,7 +142,18 @@ def cmd_corpus_stats(args: argparse.Namespace) -> int:
 def cmd_serve(args: argparse.Namespace) -> int:
     from .serve import serve
 
-    return serve(services=args.services, task_path=args.task, day=args.day, solve=args.solve, check=args.fn is cmd_check)
+    backend = args.backend or os.environ.get("CLAWMARK_BACKEND") or "local"
+    if backend == "docker":
+        from .backends.images import ImageError, current_tag, engine_problem
+
+        try:
+            problem = engine_problem() or ("" if current_tag("servers") else "the image clawmark/servers is not built; run `clawmark images build`")
+        except ImageError as exc:
+            problem = str(exc)
+        if problem:
+            print(f"clawmark {args.command}: --backend docker: {problem}", file=sys.stderr)
+            return 2
+    return serve(services=args.services, task_path=args.task, day=args.day, solve=args.solve, check=args.fn is cmd_check, backend=backend)
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -226,6 +237,7 @@ def build_parser() -> argparse.ArgumentParser:
         w.add_argument("--task", required=name == "check", default=None, metavar="PATH", help="a task module whose turns seed the world")
         w.add_argument("--day", type=int, default=None, metavar="N", help="run the task's turn setups up to day N, the day checked (default: 1)")
         w.add_argument("--solve", action="store_true", help="also run the task's reference solutions of days 1..N (agent plane only)")
+        w.add_argument("--backend", choices=("local", "docker"), default=None, help="where the services run (default: local, or $CLAWMARK_BACKEND; docs/containers.md)")
         w.set_defaults(fn=fn)
     im = sub.add_parser("images", help="the container backend's images: build them locally, cached by content (docs/containers.md)")
     ims = im.add_subparsers(dest="images_command", required=True)

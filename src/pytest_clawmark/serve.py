@@ -21,6 +21,7 @@ from typing import Any
 from .authoring import Task
 from .foreground import serve_until_signalled
 from .loading import TaskLoadError, import_task
+from .world.service import ServiceUnavailable
 from .world import Person, World
 from .world.world import SERVICE_ORDER
 
@@ -45,7 +46,7 @@ def load_task(path: str | Path) -> Task:
 
 
 def build_world(
-    services: list[str] | None, task_path: str | None, day: int | None, *, solve: bool = False
+    services: list[str] | None, task_path: str | None, day: int | None, *, solve: bool = False, backend: str = "local"
 ) -> tuple[World, dict[str, Any]]:
     root = Path(tempfile.mkdtemp(prefix="clawmark-serve-"))
     info: dict[str, Any] = {}
@@ -55,7 +56,7 @@ def build_world(
         if not 1 <= upto <= task.days:
             raise ServeError(f"--day {upto}: the task has days 1..{task.days}")
         names = set(services or task.services)
-        world = World(names, root, user=task.user, people=task.people, task_dir=Path(task_path).resolve().parent)  # type: ignore[arg-type]
+        world = World(names, root, user=task.user, people=task.people, task_dir=Path(task_path).resolve().parent, backend=backend)  # type: ignore[arg-type]
         world.start()
         messages = {}
         try:
@@ -74,7 +75,7 @@ def build_world(
         info["_task"] = task
     else:
         names = set(services or SERVICE_ORDER)
-        world = World(names, root, user=DEFAULT_USER, people=DEFAULT_PEOPLE)
+        world = World(names, root, user=DEFAULT_USER, people=DEFAULT_PEOPLE, backend=backend)
         world.start()
     return world, info
 
@@ -104,14 +105,17 @@ def check_lines(task: Task, day: int, world: World) -> list[dict[str, Any]]:
     return out
 
 
-def serve(services: list[str] | None = None, task_path: str | None = None, day: int | None = None, *, solve: bool = False, check: bool = False) -> int:
+def serve(
+    services: list[str] | None = None, task_path: str | None = None, day: int | None = None, *, solve: bool = False, check: bool = False,
+    backend: str = "local",
+) -> int:
     label = "clawmark check" if check else "clawmark serve"
     if check and not task_path:
         print(f"{label}: --task is required (whose checkers to evaluate)", file=sys.stderr)
         return 2
     try:
-        world, info = build_world(services, task_path, day, solve=solve)
-    except (ServeError, ValueError) as exc:
+        world, info = build_world(services, task_path, day, solve=solve, backend=backend)
+    except (ServeError, ValueError, ServiceUnavailable) as exc:
         print(f"{label}: {exc}", file=sys.stderr)
         return 2
     task = info.pop("_task", None)
@@ -123,6 +127,7 @@ def serve(services: list[str] | None = None, task_path: str | None = None, day: 
         "tools_md": str(world.workspace / "TOOLS.md"),
         "env": world.agent_env(),
         "start_seconds": round(world.start_seconds, 4),
+        "backends": world.backends(),
         **info,
     }
 
