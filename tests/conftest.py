@@ -120,3 +120,32 @@ def read_json(path: Path) -> dict[str, Any]:
 # tests/upstream_fixtures/ holds task folders in the upstream ClawMark format (written for these
 # tests): data for the loader's tests, never part of the suite itself.
 collect_ignore.append("upstream_fixtures")
+
+
+def serve_world(*args: str) -> tuple[Any, dict[str, Any]]:
+    """``clawmark serve ARGS`` in the background, with the world description it prints (JSON)."""
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen([sys.executable, "-m", "pytest_clawmark.cli", "serve", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO)
+    assert proc.stdout is not None
+    lines = []
+    for line in proc.stdout:
+        lines.append(line)
+        if line.rstrip() == "}":
+            break
+    try:
+        return proc, json.loads("".join(lines))
+    except json.JSONDecodeError:
+        proc.kill()
+        raise AssertionError(f"serve printed {''.join(lines)!r}; stderr {proc.stderr.read() if proc.stderr else ''}") from None
+
+
+def stop_served(proc: Any, timeout: float = 20) -> str:
+    """SIGTERM a ``serve_world`` process; it must exit 0 (its world removed). Returns its stderr."""
+    import signal
+
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=timeout)
+    assert proc.returncode == 0, err
+    return err

@@ -12,7 +12,6 @@ import fcntl
 import json
 import os
 import shutil
-import signal
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -22,7 +21,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from conftest import REPO
+from conftest import REPO, serve_world, stop_served
 from pytest_clawmark.backends.images import ImageError, build_all, current_tag, engine_problem
 from pytest_clawmark.world import Person, World
 
@@ -225,19 +224,9 @@ def test_a_container_lost_during_a_day_errors_the_trial_and_is_never_the_agents_
 
 def test_clawmark_serve_and_check_on_the_docker_backend(servers_image: str) -> None:
     """Authors can look at a task's world with its services in containers, as the run has them."""
-    proc = subprocess.Popen([sys.executable, "-m", "pytest_clawmark.cli", "serve", "--task", "tests/tasks/pm/task_release_readiness.py", "--backend", "docker", "--solve"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO)
-    assert proc.stdout is not None
-    lines = []
-    for line in proc.stdout:
-        lines.append(line)
-        if line.rstrip() == "}":
-            break
-    described = json.loads("".join(lines))
+    proc, described = serve_world("--task", "tests/tasks/pm/task_release_readiness.py", "--backend", "docker", "--solve")
     try:
         assert {k: v for k, v in described["backends"].items() if v == "docker"} == {s: "docker" for s in ("calendar", "kb", "sheets") if s in described["services"]}
         assert described["solved"] is True and described["env"]["CLAWMARK_NOTION_URL"].startswith("http://127.0.0.1:")
     finally:
-        proc.send_signal(signal.SIGTERM)
-        _, err = proc.communicate(timeout=30)
-    assert proc.returncode == 0, err
+        stop_served(proc, timeout=30)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import signal
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -13,7 +12,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from conftest import REPO, read_json
+from conftest import REPO, read_json, serve_world, stop_served
 from pytest_clawmark.world import Person, World
 
 USER = Person("Sam Rivera", "sam.rivera@corp.example")
@@ -93,28 +92,6 @@ def test_every_turn_keeps_snapshots_and_audit_of_all_services(pytester: pytest.P
     assert "SUP-311" in json.dumps(kb)
 
 
-def _serve(*args: str) -> tuple[subprocess.Popen[str], dict]:
-    proc = subprocess.Popen([sys.executable, "-m", "pytest_clawmark.cli", "serve", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO)
-    assert proc.stdout is not None
-    lines = []
-    for line in proc.stdout:
-        lines.append(line)
-        if line.rstrip() == "}":
-            break
-    try:
-        return proc, json.loads("".join(lines))
-    except json.JSONDecodeError:
-        proc.kill()
-        raise AssertionError(f"serve printed {''.join(lines)!r}; stderr {proc.stderr.read() if proc.stderr else ''}") from None
-
-
-def _stop(proc: subprocess.Popen[str]) -> str:
-    proc.send_signal(signal.SIGTERM)
-    _, err = proc.communicate(timeout=20)
-    assert proc.returncode == 0, err
-    return err
-
-
 def test_serve_prints_endpoints_that_official_clients_can_use() -> None:
     import caldav
     import gspread  # noqa: F401
@@ -123,7 +100,7 @@ def test_serve_prints_endpoints_that_official_clients_can_use() -> None:
 
     from pytest_clawmark.servers.sheets.clients import gspread_client
 
-    proc, info = _serve()
+    proc, info = serve_world()
     try:
         env = info["env"]
         assert info["services"] == list(ALL)
@@ -141,7 +118,7 @@ def test_serve_prints_endpoints_that_official_clients_can_use() -> None:
         workspace = Path(info["workspace"])
         assert (workspace / "TOOLS.md").exists()
     finally:
-        err = _stop(proc)
+        err = stop_served(proc)
     assert "stopped" in err
     assert not workspace.parent.exists()  # the world's folder is cleaned up
 
@@ -150,7 +127,7 @@ def test_serve_seeds_a_task_up_to_a_day() -> None:
     from imapclient import IMAPClient
     from notion_client import Client
 
-    proc, info = _serve("--task", "tests/tasks/pm/task_release_readiness.py", "--day", "2")
+    proc, info = serve_world("--task", "tests/tasks/pm/task_release_readiness.py", "--day", "2")
     try:
         env = info["env"]
         assert sorted(info["messages"]) == ["1", "2"] and info["clock"].startswith("2025-06-03T09:00")
@@ -163,7 +140,7 @@ def test_serve_seeds_a_task_up_to_a_day() -> None:
         status = {r["properties"]["Key"]["title"][0]["plain_text"]: r["properties"]["Status"]["select"]["name"] for r in rows}
         assert status["ENG-101"] == "fixed"  # day 2's silent mutation was applied
     finally:
-        _stop(proc)
+        stop_served(proc)
 
 
 def test_serve_rejects_bad_input_clearly() -> None:

@@ -144,12 +144,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     backend = args.backend or os.environ.get("CLAWMARK_BACKEND") or "local"
     if backend == "docker":
-        from .backends.images import ImageError, current_tag, engine_problem
+        from .backends.images import backend_problem
 
-        try:
-            problem = engine_problem() or ("" if current_tag("servers") else "the image clawmark/servers is not built; run `clawmark images build`")
-        except ImageError as exc:
-            problem = str(exc)
+        problem = backend_problem()
         if problem:
             print(f"clawmark {args.command}: --backend docker: {problem}", file=sys.stderr)
             return 2

@@ -297,21 +297,13 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def _check_docker_backend() -> None:
     """Before anything runs: an engine that answers and the images built (one line each, how to fix)."""
-    import importlib.util
+    from .backends.images import backend_problem
 
-    if importlib.util.find_spec("testcontainers") is None:
-        raise pytest.UsageError("clawmark: --clawmark-backend=docker needs testcontainers: pip install 'pytest-clawmark[docker]'")
-    from .backends.containers import remove_leftovers
-    from .backends.images import ImageError, current_tag, engine_problem
-
-    try:
-        problem = engine_problem()
-    except ImageError as exc:
-        problem = str(exc)
+    problem = backend_problem()
     if problem:
         raise pytest.UsageError(f"clawmark: --clawmark-backend=docker: {problem} (docs/containers.md)")
-    if not current_tag("servers"):
-        raise pytest.UsageError("clawmark: --clawmark-backend=docker: the image clawmark/servers is not built; run `clawmark images build` (or `clawmark images build --base-from-debootstrap` without a registry) first")
+    from .backends.containers import remove_leftovers
+
     remove_leftovers()  # containers of earlier runs that were killed
 
 

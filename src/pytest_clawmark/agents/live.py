@@ -18,10 +18,11 @@ import contextlib
 import json
 import os
 import sqlite3
-import stat
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
+
+from ..world.untrusted_fs import open_regular
 
 TICK = 1.0
 """Seconds between two looks at the agent's files."""
@@ -80,15 +81,11 @@ def publishing(path: Path, count: Callable[[], int | None], tick: float = TICK) 
 
 
 def _open_regular(path: Path) -> int | None:
-    """A descriptor of ``path`` if it is a regular file reached without a symlink, else None."""
+    """A descriptor of ``path`` if it is a regular file reached without a link, else None."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
-    except OSError:
+        return open_regular(path)
+    except OSError:  # missing, a link, a FIFO, a folder (UnsafePath is an OSError)
         return None
-    if not stat.S_ISREG(os.fstat(fd).st_mode):
-        os.close(fd)
-        return None
-    return fd
 
 
 class TraceCounter:

@@ -101,18 +101,12 @@ class _InContainer:
         self._stop_container()
 
     def _stop_container(self) -> None:
-        container, self.container = self.container, None
-        if container is not None:
-            try:
-                self._pull_audit_from(container)
-            finally:
-                container.stop()
-
-    def _pull_audit_from(self, container: ServiceContainer) -> None:
         try:
-            container.pull_audit(self._record)  # type: ignore[attr-defined]
-        except Exception:  # a container that died has nothing more to say
-            pass
+            self._pull_audit()  # the last requests, before the container goes (a lost one is noted)
+        finally:
+            container, self.container = self.container, None
+            if container is not None:
+                container.stop()
 
 
 class _Guarded(httpx.HTTPTransport):

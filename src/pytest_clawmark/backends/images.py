@@ -257,6 +257,24 @@ def build_all(*, base: str | None, base_from_debootstrap: bool, cache: Path, log
     return list(built.values())
 
 
+def backend_problem() -> str:
+    """'' when the docker backend can run here (an engine answers, ``clawmark/servers`` is
+    built), else what to do about it, in one line."""
+    import importlib.util
+
+    if importlib.util.find_spec("testcontainers") is None:
+        return "it needs testcontainers: pip install 'pytest-clawmark[docker]'"
+    try:
+        problem = engine_problem()
+    except ImageError as exc:
+        return str(exc)
+    if problem:
+        return problem
+    if not current_tag("servers"):
+        return "the image clawmark/servers is not built; run `clawmark images build` (or `clawmark images build --base-from-debootstrap` without a registry) first"
+    return ""
+
+
 def current_tag(name: str) -> str:
     """The tag ``clawmark images build`` last gave image ``name`` ('' when never built)."""
     return f"clawmark/{name}:latest" if image_id(f"clawmark/{name}:latest") else ""

@@ -35,8 +35,10 @@ import sys
 import threading
 from collections.abc import Callable, Iterable
 from datetime import datetime
+from http import HTTPStatus
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qsl
 
 from ..world.service import WORLD_EPOCH
 
@@ -71,6 +73,15 @@ class Control:
     def authorised(self, header: str) -> bool:
         return hmac.compare_digest(header.encode(), f"Bearer {self.admin_token}".encode())
 
+    def respond(self, method: str, path: str, query_string: str, authorization: str, body: bytes) -> tuple[int, list[tuple[str, str]], bytes]:
+        """One control-plane request, whatever server carries it: (status, headers, JSON body)."""
+        if not self.authorised(authorization):
+            status, payload = 401, {"error": "the control plane needs the admin token"}
+        else:
+            status, payload = self.answer(method, path, dict(parse_qsl(query_string)), body)
+        data = json.dumps(payload).encode()
+        return status, [("Content-Type", "application/json"), ("Content-Length", str(len(data)))], data
+
     def answer(self, method: str, path: str, query: dict[str, str], body: bytes) -> tuple[int, dict[str, Any]]:
         """The control plane's reply to one request (status, JSON body)."""
         if path == CONTROL + "ready" and method == "GET":
@@ -94,12 +105,6 @@ class Control:
         return 404, {"error": f"no control endpoint {method} {path}"}
 
 
-def _json(status: int, body: dict[str, Any]) -> tuple[str, list[tuple[str, str]], bytes]:
-    data = json.dumps(body).encode()
-    reason = {200: "OK", 400: "Bad Request", 401: "Unauthorized", 404: "Not Found"}.get(status, "Error")
-    return f"{status} {reason}", [("Content-Type", "application/json"), ("Content-Length", str(len(data)))], data
-
-
 def asgi_with_control(app: Any, control: Control) -> Any:
     """``app`` with the control plane under ``/_clawmark/`` (ASGI)."""
 
@@ -114,12 +119,7 @@ def asgi_with_control(app: Any, control: Control) -> Any:
             body += message.get("body", b"")
             if not message.get("more_body") or len(body) > 65536:
                 break
-        if not control.authorised(headers.get("authorization", "")):
-            status, payload = 401, {"error": "the control plane needs the admin token"}
-        else:
-            query = dict(p.split("=", 1) for p in scope.get("query_string", b"").decode().split("&") if "=" in p)
-            status, payload = control.answer(scope["method"], scope["path"], query, body)
-        line, head, data = _json(status, payload)
+        status, head, data = control.respond(scope["method"], scope["path"], scope.get("query_string", b"").decode("latin-1"), headers.get("authorization", ""), body)
         await send({"type": "http.response.start", "status": status, "headers": [(k.encode(), v.encode()) for k, v in head]})
         await send({"type": "http.response.body", "body": data})
 
@@ -133,15 +133,11 @@ def wsgi_with_control(app: Any, control: Control) -> Any:
         path = str(environ.get("PATH_INFO", ""))
         if not path.startswith(CONTROL):
             return app(environ, start_response)
-        if not control.authorised(str(environ.get("HTTP_AUTHORIZATION", ""))):
-            status, payload = 401, {"error": "the control plane needs the admin token"}
-        else:
-            length = int(environ.get("CONTENT_LENGTH") or 0)
-            body = environ["wsgi.input"].read(min(length, 65536)) if length else b""
-            query = dict(p.split("=", 1) for p in str(environ.get("QUERY_STRING", "")).split("&") if "=" in p)
-            status, payload = control.answer(str(environ.get("REQUEST_METHOD", "")), path, query, body)
-        line, head, data = _json(status, payload)
-        start_response(line, head)
+        length = int(environ.get("CONTENT_LENGTH") or 0)
+        body = environ["wsgi.input"].read(min(length, 65536)) if length else b""
+        status, head, data = control.respond(str(environ.get("REQUEST_METHOD", "")), path, str(environ.get("QUERY_STRING", "")),
+                                             str(environ.get("HTTP_AUTHORIZATION", "")), body)
+        start_response(f"{status} {HTTPStatus(status).phrase}", head)
         return [data]
 
     return wrapped

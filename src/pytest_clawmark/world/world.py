@@ -123,15 +123,10 @@ class World:
                 self._services[name] = svc
         if not remote:
             return
-        if not self.parallel_containers:
-            for name in remote:
-                services[name].start()
-                self._services[name] = services[name]
-            self._services = {n: self._services[n] for n in services if n in self._services}
-            return
         from concurrent.futures import ThreadPoolExecutor
 
-        with ThreadPoolExecutor(max_workers=len(remote), thread_name_prefix="clawmark-container") as pool:
+        workers = len(remote) if self.parallel_containers else 1
+        with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="clawmark-container") as pool:
             futures = {name: pool.submit(services[name].start) for name in remote}
         failed = []
         for name in remote:
