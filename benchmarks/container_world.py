@@ -6,7 +6,7 @@
 
 Start-to-ready is World.start() + World.ping(): every agent-plane endpoint answered a real
 protocol round trip (containers: also their control plane's readiness). The docker world runs the
-calendar, knowledge base and sheets in containers (fs and mail stay embedded); it is measured with
+mail, calendar, knowledge base and sheets in containers (fs is a folder); it is measured with
 its containers started one after the other and side by side. Memory: the engine-reported memory of
 a world's containers (``docker stats``), and the resident-set growth of this process per local
 world. Needs a Docker engine (``DOCKER_HOST``) and the images (``clawmark images build``).
@@ -26,6 +26,7 @@ from pathlib import Path
 
 from pytest_clawmark.backends.images import current_tag, engine_problem
 from pytest_clawmark.world import Person, World
+from pytest_clawmark.world.service import DOCKER_SERVICES
 
 USER = Person("Bench User", "bench.user@clawmark.example")
 PEOPLE = [Person(f"Colleague {i}", f"colleague{i}@clawmark.example") for i in range(5)]
@@ -75,7 +76,7 @@ def worlds(runs: int) -> None:
             stops.append(stop)
             mems.append(mem)
         rows.append((label, statistics.median(readies), max(readies), statistics.median(stops), mems[0]))
-    print(f"world: {' + '.join(SERVICES)}  ({runs} runs each, this machine; docker: calendar, kb, sheets in containers)")
+    print(f"world: {' + '.join(SERVICES)}  ({runs} runs each, this machine; docker: {', '.join(s for s in SERVICES if s in DOCKER_SERVICES)} in containers)")
     print(f"{'backend':<34}{'ready median':>14}{'ready max':>11}{'stop median':>13}{'containers MB':>15}")
     for label, med, worst, stop, mem in rows:
         print(f"{label:<34}{med * 1000:>11.0f} ms{worst * 1000:>8.0f} ms{stop * 1000:>10.0f} ms{mem:>15.0f}")

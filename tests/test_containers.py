@@ -1,5 +1,5 @@
-"""The docker backend (issue 11): the world's calendar, knowledge base and spreadsheets in
-containers started by testcontainers, the same admin planes, bit-identical verdicts.
+"""The docker backend (issue 11): the world's mail (Dovecot + Postfix), calendar, knowledge base and
+spreadsheets in containers started by testcontainers, the same admin planes, bit-identical verdicts.
 
 These tests need a Docker engine (``DOCKER_HOST``; CI starts a private one with
 ``.ci/docker-engine``) and build the images when they are missing; without an engine they skip
@@ -12,10 +12,12 @@ import fcntl
 import json
 import os
 import shutil
+import smtplib
 import subprocess
 import sys
 from collections.abc import Iterator
 from datetime import datetime, timezone
+from email.message import EmailMessage
 from pathlib import Path
 
 import httpx
@@ -24,6 +26,7 @@ import pytest
 from conftest import REPO, serve_world, stop_served
 from pytest_clawmark.backends.images import ImageError, build_all, current_tag, engine_problem
 from pytest_clawmark.world import Person, World
+from pytest_clawmark.world.service import DOCKER_SERVICES
 
 PROBLEM = engine_problem()
 if PROBLEM and os.environ.get("CLAWMARK_REQUIRE_DOCKER"):  # CI started an engine: these tests must run
@@ -44,7 +47,7 @@ def servers_image(tmp_path_factory: pytest.TempPathFactory) -> str:
     with open(lock_path, "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         tag = current_tag("servers")
-        if not tag or not current_tag("harness"):
+        if not tag or not current_tag("harness") or not current_tag("mail"):
             debootstrap = os.geteuid() == 0 and bool(shutil.which("debootstrap") or shutil.which("debootstrap", path="/usr/sbin"))
             try:
                 build_all(base=None, base_from_debootstrap=debootstrap, cache=tmp_path_factory.mktemp("images"), log=lambda line: None)
@@ -226,7 +229,129 @@ def test_clawmark_serve_and_check_on_the_docker_backend(servers_image: str) -> N
     """Authors can look at a task's world with its services in containers, as the run has them."""
     proc, described = serve_world("--task", "tests/tasks/pm/task_release_readiness.py", "--backend", "docker", "--solve")
     try:
-        assert {k: v for k, v in described["backends"].items() if v == "docker"} == {s: "docker" for s in ("calendar", "kb", "sheets") if s in described["services"]}
+        assert {k: v for k, v in described["backends"].items() if v == "docker"} == {s: "docker" for s in DOCKER_SERVICES if s in described["services"]}
         assert described["solved"] is True and described["env"]["CLAWMARK_NOTION_URL"].startswith("http://127.0.0.1:")
     finally:
         stop_served(proc, timeout=30)
+
+
+# -- mail: Dovecot and Postfix on the world's maildir -----------------------------------------------
+@pytest.fixture
+def mail_worlds(tmp_path: Path, servers_image: str) -> Iterator[dict[str, World]]:
+    """The same mail world on both backends, at the same in-universe time."""
+    worlds = {b: World(("fs", "mail"), tmp_path / b, user=USER, people=PEOPLE, backend=b) for b in ("local", "docker")}
+    try:
+        for w in worlds.values():
+            w.clock = datetime(2025, 4, 7, 9, tzinfo=timezone.utc)
+            w.start()
+        yield worlds
+    finally:
+        for w in worlds.values():
+            w.stop()
+
+
+def _submit(env: dict[str, str], msg: "EmailMessage", **kwargs: object) -> dict[str, tuple[int, bytes]]:
+    with smtplib.SMTP(env["CLAWMARK_SMTP_HOST"], int(env["CLAWMARK_SMTP_PORT"]), timeout=30) as smtp:
+        smtp.login(env["CLAWMARK_MAIL_USER"], env["CLAWMARK_MAIL_PASSWORD"])
+        return smtp.send_message(msg, **kwargs)  # type: ignore[arg-type]
+
+
+def _reply(env: dict[str, str]) -> "EmailMessage":
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = env["CLAWMARK_MAIL_USER"], "Mira Stone <mira.stone@corp.example>", "Re: Budget"
+    msg.set_content("Approved at 4,800 EUR.\n")
+    msg.add_attachment(b"item,cost\nbanner,300\n", maintype="text", subtype="csv", filename="budget.csv")
+    return msg
+
+
+def test_mail_is_dovecot_and_postfix_and_stores_what_the_embedded_server_stores(mail_worlds: dict[str, World]) -> None:
+    """imapclient and smtplib against Debian's servers: the seeded mail, flags and folders as the
+    admin plane wrote them; a submission (with a Bcc to an outsider) leaves the very same bytes in
+    the ledger, Sent, the recipient's INBOX and the catch-all as on the embedded servers."""
+    from imapclient import IMAPClient
+
+    docker = mail_worlds["docker"]
+    assert docker.backends()["mail"] == "docker" and mail_worlds["local"].backends()["mail"] == "local"
+    for w in mail_worlds.values():
+        w.mail.deliver(PEOPLE[0], USER, "Budget", "Can you approve 4,800 EUR?")
+        w.before_agent()
+    for backend, w in mail_worlds.items():
+        env = w.agent_env()
+        with IMAPClient(env["CLAWMARK_IMAP_HOST"], port=int(env["CLAWMARK_IMAP_PORT"]), ssl=False, timeout=30) as imap:
+            assert (b"Dovecot" in imap.welcome) == (backend == "docker")
+            imap.login(env["CLAWMARK_MAIL_USER"], env["CLAWMARK_MAIL_PASSWORD"])
+            assert sorted(name for _, _, name in imap.list_folders()) == ["Drafts", "INBOX", "Sent", "Trash"]
+            imap.select_folder("INBOX")
+            (uid,) = imap.search(["UNSEEN"])
+            assert imap.fetch([uid], ["ENVELOPE"])[uid][b"ENVELOPE"].subject == b"Budget"
+            imap.add_flags([uid], [b"\\Seen", b"\\Flagged"])
+            imap.create_folder("Archive/2025")
+            imap.copy([uid], "Archive/2025")
+        assert w.mail.inbox()[0].flags == ("\\Flagged", "\\Seen")  # the server's change, read by the admin plane
+        assert [m.subject for m in w.mail.inbox(folder="Archive/2025")] == ["Budget"]
+    assert docker.mail.folders() == mail_worlds["local"].mail.folders()
+
+    stored = {}
+    reply = _reply(docker.agent_env()).as_bytes()  # the same bytes (one MIME boundary) to both
+    for backend, w in mail_worlds.items():
+        e = w.agent_env()
+        with smtplib.SMTP(e["CLAWMARK_SMTP_HOST"], int(e["CLAWMARK_SMTP_PORT"]), timeout=30) as smtp:
+            smtp.login(e["CLAWMARK_MAIL_USER"], e["CLAWMARK_MAIL_PASSWORD"])
+            assert smtp.sendmail(USER.email, ["mira.stone@corp.example", "leak@rival.example"], reply) == {}
+        stored[backend] = (w.mail.sent()[0].raw, w.mail.inbox(folder="Sent")[0].raw, w.mail.inbox(PEOPLE[0])[0].raw, w.mail.outside()[0].raw)
+    assert stored["docker"] == stored["local"]  # no Postfix Received field, the same stamps and Message-ID
+    sent = docker.mail.sent()[0]
+    assert sent.envelope_to == ("mira.stone@corp.example", "leak@rival.example") and sent.sent_by == USER.email
+    assert docker.mail.snapshot()["counters"] == mail_worlds["local"].mail.snapshot()["counters"]
+    operations = [e.operation for e in docker.mail.audit()]
+    assert "IMAP LOGIN" in operations and "IMAP FLAG_CHANGE" in operations and operations[-1] == "SMTP DATA"
+
+
+def test_postfix_refuses_what_the_embedded_server_refuses(mail_worlds: dict[str, World]) -> None:
+    """The agent cannot send as a colleague (envelope: Postfix; ``From:``: the filter behind it),
+    cannot send without logging in or with a wrong password, and a refused mail is stored nowhere."""
+    w = mail_worlds["docker"]
+    env = w.agent_env()
+    host, port = env["CLAWMARK_SMTP_HOST"], int(env["CLAWMARK_SMTP_PORT"])
+    forged = _reply(env)
+    forged.replace_header("From", "Mira Stone <mira.stone@corp.example>")
+    with pytest.raises(smtplib.SMTPDataError) as header:
+        _submit(env, forged, from_addr=env["CLAWMARK_MAIL_USER"])
+    assert header.value.smtp_code == 550 and b"send as your own address only" in header.value.smtp_error
+    with pytest.raises(smtplib.SMTPSenderRefused) as envelope:
+        _submit(env, _reply(env), from_addr="mira.stone@corp.example")
+    assert envelope.value.smtp_code == 553
+    with smtplib.SMTP(host, port, timeout=30) as smtp, pytest.raises(smtplib.SMTPAuthenticationError):
+        smtp.login(env["CLAWMARK_MAIL_USER"], "wrong")
+    with smtplib.SMTP(host, port, timeout=30) as smtp, pytest.raises((smtplib.SMTPSenderRefused, smtplib.SMTPRecipientsRefused)):
+        smtp.send_message(_reply(env))
+    assert w.mail.sent() == [] and w.mail.outside() == [] and w.mail.inbox(PEOPLE[0]) == []
+    statuses = {(e.operation, e.status) for e in w.mail.audit()}
+    assert ("SMTP DATA", "550") in statuses and ("SMTP AUTH", "535") in statuses
+
+
+def test_root_written_mail_is_handed_to_dovecot_before_the_agent(mail_worlds: dict[str, World]) -> None:
+    """The harness seeds as whoever runs it; Dovecot refuses root and works as an unprivileged
+    uid. Mail seeded between two sessions is served, and a session sees it with the next UID."""
+    from imapclient import IMAPClient
+
+    w = mail_worlds["docker"]
+    env = w.agent_env()
+    w.mail.deliver(PEOPLE[0], USER, "One", "first")
+    w.before_agent()
+    with IMAPClient(env["CLAWMARK_IMAP_HOST"], port=int(env["CLAWMARK_IMAP_PORT"]), ssl=False, timeout=30) as imap:
+        imap.login(env["CLAWMARK_MAIL_USER"], env["CLAWMARK_MAIL_PASSWORD"])
+        imap.select_folder("INBOX")
+        assert imap.search(["ALL"]) == [1]
+        imap.add_flags([1], [b"\\Flagged"])
+    w.mail.deliver(PEOPLE[0], USER, "Two", "second")  # the next day's seeding, after Dovecot wrote
+    w.before_agent()
+    owner = os.stat(w.root / "services" / "mail" / "maildir").st_uid
+    assert {os.lstat(p).st_uid for p in (w.root / "services" / "mail" / "maildir").rglob("*")} == {owner}
+    with IMAPClient(env["CLAWMARK_IMAP_HOST"], port=int(env["CLAWMARK_IMAP_PORT"]), ssl=False, timeout=30) as imap:
+        imap.login(env["CLAWMARK_MAIL_USER"], env["CLAWMARK_MAIL_PASSWORD"])
+        imap.select_folder("INBOX")
+        found = imap.fetch(imap.search(["ALL"]), ["FLAGS", "ENVELOPE"])
+        assert [(u, d[b"ENVELOPE"].subject) for u, d in sorted(found.items())] == [(1, b"One"), (2, b"Two")]
+        imap.add_flags([2], [b"\\Seen"])
+    assert [(m.subject, m.flags) for m in w.mail.inbox()] == [("One", ("\\Flagged",)), ("Two", ("\\Seen",))]

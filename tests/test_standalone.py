@@ -66,7 +66,9 @@ def test_the_control_plane_keeps_the_clock_and_the_agents_requests(kb_alone: str
 @pytest.mark.parametrize(
     ("args", "env", "message"),
     [
-        (["mail"], {}, "usage: python -m pytest_clawmark.servers.standalone calendar|kb|sheets"),
+        (["smtp"], {}, "usage: python -m pytest_clawmark.servers.standalone calendar|kb|sheets|mail"),
+        (["mail"], {"CLAWMARK_AGENT_TOKEN": "a", "CLAWMARK_ADMIN_TOKEN": "b"}, "clawmark mail: set CLAWMARK_PASSWORDS"),
+        (["mail"], {"CLAWMARK_AGENT_TOKEN": "a", "CLAWMARK_ADMIN_TOKEN": "b", "CLAWMARK_PASSWORDS": '{"a:b@x": "pw"}'}, "cannot be a mail login"),
         (["kb"], {}, "clawmark kb: set CLAWMARK_AGENT_TOKEN and CLAWMARK_ADMIN_TOKEN"),
         (["kb"], {"CLAWMARK_AGENT_TOKEN": "a", "CLAWMARK_ADMIN_TOKEN": "b", "CLAWMARK_PORT": "http"}, "CLAWMARK_PORT must be a port number"),
         (["kb"], {"CLAWMARK_AGENT_TOKEN": "a", "CLAWMARK_ADMIN_TOKEN": "b", "CLAWMARK_USER": "Sam"}, "CLAWMARK_USER is not JSON"),

@@ -66,11 +66,13 @@ def build_world(
                 messages[str(turn.day)] = turn.setup(world)
                 if solve:
                     world.write_tools_md()
+                    world.before_agent()
                     _solve(task, turn, world, messages[str(turn.day)])
         except BaseException:
             world.discard()
             raise
         world.write_tools_md()
+        world.before_agent()
         info.update(task=task_path, day=upto, clock=world.clock.isoformat() if world.clock else None, messages=messages, solved=solve)
         info["_task"] = task
     else:

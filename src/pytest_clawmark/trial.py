@@ -328,6 +328,7 @@ class TrialRun:
             self.played.add(turn.day)
             raise
         world.write_tools_md()
+        world.before_agent()
         self.messages[turn.day] = message
         return message
 

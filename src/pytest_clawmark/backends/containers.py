@@ -43,7 +43,13 @@ class ContainerError(ServiceUnavailable):
 class ServiceContainer:
     """A running service container and the control-plane client the admin plane uses."""
 
-    def __init__(self, image: str, service: str, env: Mapping[str, str], admin_token: str, *, world: str, data: Path | None = None) -> None:
+    def __init__(
+        self, image: str, service: str, env: Mapping[str, str], admin_token: str, *, world: str, data: Path | None = None,
+        ports: tuple[int, ...] = (), as_root: bool = False,
+    ) -> None:
+        """``data`` is mounted at ``/data``; the container runs as the harness's user then (so the
+        harness can read and remove what it writes) unless ``as_root`` (a service that starts
+        daemons and drops privileges itself). ``ports`` are published besides the control port."""
         from testcontainers.core.config import testcontainers_config
         from testcontainers.core.container import DockerContainer
 
@@ -56,14 +62,19 @@ class ServiceContainer:
         for key, value in env.items():
             container = container.with_env(key, value)
         # published on loopback only, on a port the engine picks (with_bind_ports takes no address)
-        container.ports[f"{PORT}/tcp"] = ("127.0.0.1", None)  # type: ignore[assignment]
+        for port in (PORT, *ports):
+            container.ports[f"{port}/tcp"] = ("127.0.0.1", None)  # type: ignore[assignment]
+        self._ports = ports
         kwargs: dict[str, Any] = {"labels": {LABEL: world, PID_LABEL: str(os.getpid())}}
         if data is not None:
             container = container.with_volume_mapping(str(data), "/data", "rw")
-            kwargs["user"] = f"{os.getuid()}:{os.getgid()}"  # files the harness can read and remove
+            if not as_root:
+                kwargs["user"] = f"{os.getuid()}:{os.getgid()}"  # files the harness can read and remove
         self._container = container.with_kwargs(**kwargs)
         self._audit_seen = 0
         self.url = ""
+        self.host_ports: dict[int, int] = {}
+        """The loopback port each of ``ports`` is published on."""
         self.http: httpx.Client | None = None
 
     def start(self) -> "ServiceContainer":
@@ -74,6 +85,7 @@ class ServiceContainer:
             self.stop()
             raise ContainerError(f"cannot start the {self.service} container: {type(exc).__name__}: {exc}") from None
         self.url = f"http://127.0.0.1:{port}"
+        self.host_ports = {p: int(self._container.get_exposed_port(p)) for p in self._ports}
         self.http = httpx.Client(base_url=self.url, trust_env=False, timeout=30.0, headers={"Authorization": f"Bearer {self.admin_token}"})
         self._wait_ready()
         return self

@@ -20,18 +20,27 @@ the same) whenever the log is read.
 from __future__ import annotations
 
 import json
+import os
 from datetime import datetime
 from typing import Any
 
 import httpx
 
 from ..world.calendar import DEFAULT_CALENDAR, CalendarService
+from ..servers.mail.container import IMAP_PORT, SMTP_PORT
+from ..servers.mail.delivery import SENT_LEDGER
+from ..servers.mail.store import _home_dir
 from ..world.kb import KbService
+from ..world.mail import MailService
 from ..world.sheets import SheetsService
 from .containers import ContainerError, ServiceContainer
 
 IMAGE = "clawmark/servers:latest"
 """The image ``clawmark images build`` tags last (see :mod:`.images`)."""
+MAIL_IMAGE = "clawmark/mail:latest"
+MAIL_UID = 5000
+"""Who owns the maildir's files while the agent works when the harness runs as root (Dovecot
+refuses uid 0); a harness that is not root keeps its own uid."""
 
 
 class _InContainer:
@@ -41,7 +50,9 @@ class _InContainer:
     ctx: Any
     name: str
 
-    def _start_container(self, data: Any = None, extra_env: dict[str, str] | None = None) -> ServiceContainer:
+    def _start_container(
+        self, data: Any = None, extra_env: dict[str, str] | None = None, *, image: str = IMAGE, ports: tuple[int, ...] = (), as_root: bool = False
+    ) -> ServiceContainer:
         ctx = self.ctx
         env = {
             "CLAWMARK_AGENT_TOKEN": ctx.credentials.agent_token,
@@ -50,7 +61,7 @@ class _InContainer:
             "CLAWMARK_PEOPLE": json.dumps([[p.name, p.email] for p in ctx.people]),
             **(extra_env or {}),
         }
-        container = ServiceContainer(IMAGE, self.name, env, ctx.credentials.admin_token, world=str(ctx.root), data=data)
+        container = ServiceContainer(image, self.name, env, ctx.credentials.admin_token, world=str(ctx.root), data=data, ports=ports, as_root=as_root)
         self.container = container.start()
         try:
             container.set_clock(ctx.clock())
@@ -153,6 +164,48 @@ class DockerCalendar(_InContainer, CalendarService):
         return host, int(port)
 
 
-DOCKER_SERVICES: dict[str, type] = {"calendar": DockerCalendar, "kb": DockerKb, "sheets": DockerSheets}
-"""The services that run in containers on the docker backend (the others stay embedded: fs is the
-workspace folder itself; mail moves when its image lands)."""
+class DockerMail(_InContainer, MailService):
+    """Dovecot and Postfix in a ``clawmark/mail`` container, on the world's maildir (mounted at
+    ``/data``); the admin plane keeps using pymap on those files (see :mod:`..servers.mail.container`)."""
+
+    def _serve(self, passwords: dict[str, str]) -> None:
+        self._imap = self._smtp = None
+        maildir = self.ctx.root / "maildir"
+        (maildir / ".tmp").mkdir(exist_ok=True)  # the container's pymap renames files from there
+        self._owner = (os.getuid(), os.getgid()) if os.geteuid() != 0 else (MAIL_UID, MAIL_UID)
+        self.before_agent()
+        env = {"CLAWMARK_PASSWORDS": json.dumps(passwords), "CLAWMARK_MAIL_UID": str(self._owner[0]), "CLAWMARK_MAIL_GID": str(self._owner[1])}
+        self._start_container(data=maildir, extra_env=env, image=MAIL_IMAGE, ports=(IMAP_PORT, SMTP_PORT), as_root=True)
+
+    @property
+    def imap_port(self) -> int:
+        return self._published(IMAP_PORT)
+
+    @property
+    def smtp_port(self) -> int:
+        return self._published(SMTP_PORT)
+
+    def _published(self, port: int) -> int:
+        if self.container is None:
+            raise RuntimeError("the mail service is not running")
+        return self.container.host_ports[port]
+
+    def before_agent(self) -> None:
+        """Files the harness wrote as root (seeding, silent changes, a restore) go to the uid
+        Dovecot and the filter work as, before anyone else touches the maildir."""
+        uid, gid = self._owner
+        if os.geteuid() != 0:
+            return
+        for dirpath, dirnames, filenames in os.walk(self.ctx.root / "maildir"):
+            for name in (dirpath, *(os.path.join(dirpath, n) for n in (*dirnames, *filenames))):
+                if os.lstat(name).st_uid != uid:
+                    os.lchown(name, uid, gid)
+
+    def snapshot(self) -> dict[str, Any]:
+        ledger = self.ctx.root / "maildir" / _home_dir(SENT_LEDGER)
+        self._postmaster.submissions = sum(len(os.listdir(ledger / sub)) for sub in ("cur", "new") if (ledger / sub).is_dir())
+        return super().snapshot()
+
+
+DOCKER_SERVICES: dict[str, type] = {"calendar": DockerCalendar, "kb": DockerKb, "sheets": DockerSheets, "mail": DockerMail}
+"""The services that run in containers on the docker backend (fs stays the workspace folder itself)."""

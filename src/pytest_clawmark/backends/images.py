@@ -29,10 +29,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-IMAGES = ("servers", "harness")
+IMAGES = ("servers", "mail", "harness")
 """Folders of ``containers/`` that are images, in build order."""
 BUILT_ON = {"harness": "servers"}
 """Images built FROM another of ours (their ``BASE`` is that image), not from the base."""
+COPIES_FROM = {"mail": "servers"}
+"""Images built from the base that copy our code from another of ours (passed as ``SERVERS``), so
+their own packages (Dovecot, Postfix) stay cached in a layer below it."""
 
 DEBIAN_SUITE = "bookworm"
 BASE_PACKAGES = ("python3", "python3-venv", "ca-certificates")
@@ -184,9 +187,11 @@ def wheelhouse(cache: Path, log: Callable[[str], None]) -> Path:
 
 
 # -- the images ---------------------------------------------------------------------------------------
-def image_tag(name: str, base_id: str, wheels: Path) -> str:
+def image_tag(name: str, base_id: str, wheels: Path, args: dict[str, str] | None = None) -> str:
     h = hashlib.sha256()
     h.update(f"{name}\0{base_id}\0".encode())
+    for key, value in sorted((args or {}).items()):
+        h.update(f"{key}={value}\0".encode())
     _hash_tree(h, containers_dir() / name)
     for wheel in sorted(wheels.glob("*.whl")):
         h.update(wheel.name.encode() + b"\0")
@@ -207,7 +212,7 @@ def wheel_digest(wheel: Path) -> bytes:
     return h.digest()
 
 
-def build(name: str, base: str, wheels: Path, log: Callable[[str], None]) -> Built:
+def build(name: str, base: str, wheels: Path, log: Callable[[str], None], args: dict[str, str] | None = None) -> Built:
     """Build one image (or find it by its content hash)."""
     import time
 
@@ -215,7 +220,7 @@ def build(name: str, base: str, wheels: Path, log: Callable[[str], None]) -> Bui
     base_id = image_id(base)
     if not base_id:
         raise ImageError(f"the base image {base} is not present; with no registry, build with --base-from-debootstrap")
-    tag = image_tag(name, base_id, wheels)
+    tag = image_tag(name, base_id, wheels, args)
     if image_id(tag):
         log(f"{name} {tag}: cached")
         return Built(name, tag, True, time.monotonic() - started)
@@ -229,7 +234,8 @@ def build(name: str, base: str, wheels: Path, log: Callable[[str], None]) -> Bui
             for wheel in own:
                 shutil.copy2(wheel, context / "wheels" / "self" / wheel.name)
         log(f"{name} {tag}: building")
-        r = docker("build", "--network", "host", "--build-arg", f"BASE={base}", "--tag", tag, "--label", "org.clawmark.image=" + name, str(context))
+        extra = [a for key, value in sorted((args or {}).items()) for a in ("--build-arg", f"{key}={value}")]
+        r = docker("build", "--network", "host", "--build-arg", f"BASE={base}", *extra, "--tag", tag, "--label", "org.clawmark.image=" + name, str(context))
         if r.returncode != 0:
             out = (r.stdout + r.stderr).decode(errors="replace").strip().splitlines()[-15:]
             raise ImageError(f"docker build of {name} failed:\n  " + "\n  ".join(out))
@@ -253,7 +259,8 @@ def build_all(*, base: str | None, base_from_debootstrap: bool, cache: Path, log
     wheels = wheelhouse(cache, log)
     built: dict[str, Built] = {}
     for name in IMAGES:
-        built[name] = build(name, built[BUILT_ON[name]].tag if name in BUILT_ON else base, wheels, log)
+        args = {"SERVERS": built[COPIES_FROM[name]].tag} if name in COPIES_FROM else None
+        built[name] = build(name, built[BUILT_ON[name]].tag if name in BUILT_ON else base, wheels, log, args)
     return list(built.values())
 
 

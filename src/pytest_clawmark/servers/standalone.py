@@ -1,6 +1,6 @@
 """One service of a world, alone in a container: the entry point of the ``clawmark/servers`` image.
 
-    python -m pytest_clawmark.servers.standalone calendar|kb|sheets
+    python -m pytest_clawmark.servers.standalone calendar|kb|sheets|mail
 
 Why a separate entry point: in the embedded world these servers run on the world's own loop and
 call back into it (the in-universe clock, the audit log). In a container there is no world to call
@@ -23,6 +23,9 @@ guard and audit; our Notion- and Sheets-compatible servers), configured from the
   ``/data``), the Radicale storage folder, which the harness mounts so its admin plane reads and
   writes the very same files, and ``CLAWMARK_PROTECTED`` (default ``calendar``), the calendars the
   agent may not delete.
+- mail: ``CLAWMARK_PASSWORDS`` and ``CLAWMARK_DATA`` (the world's maildir), and
+  ``CLAWMARK_MAIL_UID``/``CLAWMARK_MAIL_GID``, the owner of its files; Dovecot and Postfix serve the
+  agent (IMAP 143, SMTP 587), this process only the control plane (see :mod:`.mail.container`).
 """
 
 from __future__ import annotations
@@ -42,7 +45,7 @@ from urllib.parse import parse_qsl
 
 from ..world.service import WORLD_EPOCH
 
-SERVICES = ("calendar", "kb", "sheets")
+SERVICES = ("calendar", "kb", "sheets", "mail")
 CONTROL = "/_clawmark/"
 
 
@@ -58,6 +61,10 @@ class Control:
         self.now = WORLD_EPOCH
         self._entries: list[dict[str, Any]] = []
         self._lock = threading.Lock()
+        self.before_read: Callable[[], Any] | None = None
+        """Called before the audit is read: where a service's log files become entries (mail)."""
+        self.health: Callable[[], str] | None = None
+        """'' while the service's own daemons answer, else what is wrong (mail: Dovecot, Postfix)."""
 
     def clock(self) -> datetime:
         return self.now
@@ -67,6 +74,8 @@ class Control:
             self._entries.append({"args": [str(a) for a in args], "kwargs": {k: str(v) for k, v in kwargs.items()}})
 
     def entries(self, since: int) -> list[dict[str, Any]]:
+        if self.before_read is not None:
+            self.before_read()
         with self._lock:
             return self._entries[max(0, since):]
 
@@ -85,7 +94,8 @@ class Control:
     def answer(self, method: str, path: str, query: dict[str, str], body: bytes) -> tuple[int, dict[str, Any]]:
         """The control plane's reply to one request (status, JSON body)."""
         if path == CONTROL + "ready" and method == "GET":
-            return 200, {"ready": True}
+            problem = self.health() if self.health is not None else ""
+            return (503, {"ready": False, "error": problem}) if problem else (200, {"ready": True})
         if path == CONTROL + "clock" and method == "PUT":
             try:
                 now = datetime.fromisoformat(json.loads(body or b"{}")["now"])
@@ -199,6 +209,16 @@ async def serve(service: str, conf: dict[str, Any]) -> None:
         return
     from ..world.asgi import MAX_INCOMPLETE_HEAD_BYTES, HardenedH11Protocol, _start
 
+    if service == "mail":  # Dovecot and Postfix serve the agent; this process, the control plane
+        from .mail.container import serve_mail
+
+        async def not_found(scope: dict[str, Any], receive: Callable[..., Any], send: Callable[..., Any]) -> None:
+            await send({"type": "http.response.start", "status": 404, "headers": [(b"content-type", b"application/json")]})
+            await send({"type": "http.response.body", "body": b'{"error": "the mail container serves IMAP on 143 and SMTP on 587"}'})
+
+        control_app = asgi_with_control(not_found, control)
+        await serve_mail(conf, control, lambda: _start(control_app, conf["port"], HardenedH11Protocol, MAX_INCOMPLETE_HEAD_BYTES, host="0.0.0.0"))
+        return
     if service == "kb":
         from .kb import KbStore, User
         from .kb import create_app as kb_app
@@ -230,6 +250,12 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         conf = settings()
+        if args[0] == "mail":
+            from .mail.container import problem
+
+            why = problem(conf["passwords"], os.environ.get("CLAWMARK_MAIL_UID", "5000"), os.environ.get("CLAWMARK_MAIL_GID", "5000"))
+            if why:
+                raise ConfigError(why)
     except ConfigError as exc:
         print(f"clawmark {args[0]}: {exc}", file=sys.stderr)
         return 2

@@ -105,17 +105,26 @@ class MailService(Service):
         self._domain = ctx.user.email.rpartition("@")[2] or "clawmark.local"
         self._deliveries = 0  # admin deliveries so far: names default Message-IDs
         self._parsed = ParsedMessages()  # checker reads and snapshots parse each message once
+
+        async def setup() -> None:
+            await self._store.setup()
+            await self._store.create_folders(ctx.user.email, USER_FOLDERS)
+
+        ctx.loop.call(setup)
+        self._serve(passwords)
+
+    def _serve(self, passwords: dict[str, str]) -> None:
+        """Start the agent plane's servers on the store (here: pymap and aiosmtpd on the world's
+        loop; on the docker backend: Dovecot and Postfix in a container)."""
         handler = SubmissionHandler(
             self._postmaster, passwords, clock=self._now, audit=self._record, domain=self._domain
         )
 
         async def start() -> None:
-            await self._store.setup()
-            await self._store.create_folders(ctx.user.email, USER_FOLDERS)
             self._imap = await start_imap(self._store, self._record, self._now)
             self._smtp = await start_smtp(handler)
 
-        ctx.loop.call(start)
+        self.ctx.loop.call(start)
 
     def stop(self) -> None:
         imap, smtp = getattr(self, "_imap", None), getattr(self, "_smtp", None)

@@ -144,6 +144,10 @@ class Service(abc.ABC):
         """The world's clock moved (a new turn). Embedded services read ``ctx.clock`` when they
         need it; a service in a container is told (see ``backends.docker_services``)."""
 
+    def before_agent(self) -> None:
+        """The agent (or an author's client) is about to use the agent plane: anything the admin
+        plane wrote must be servable now (the docker mail hands root-written files to Dovecot's uid)."""
+
     def audit(self, since: int = 0) -> list[Any]:
         return self.ctx.audit.entries(self.name, since)
 
@@ -161,9 +165,8 @@ WORLD_EPOCH = datetime(2025, 1, 1, tzinfo=timezone.utc)
 """The in-universe time before the first turn (seeding at world start): fixed, never the wall clock."""
 
 BACKENDS = ("local", "docker")
-DOCKER_SERVICES = ("calendar", "kb", "sheets")
-"""The services the docker backend runs in containers; fs is the workspace folder itself, and mail
-stays embedded until its container image exists."""
+DOCKER_SERVICES = ("mail", "calendar", "kb", "sheets")
+"""The services the docker backend runs in containers; fs is the workspace folder itself."""
 
 
 def backend_of(name: str, backend: str) -> str:

@@ -199,6 +199,11 @@ class World:
         for svc in self._services.values():
             svc.clock_changed(self.now())
 
+    def before_agent(self) -> None:
+        """Call right before the agent's turn (or a client's use): see :meth:`Service.before_agent`."""
+        for svc in self._services.values():
+            svc.before_agent()
+
     def unavailable(self) -> list[str]:
         """Why services stopped answering (checked after each agent turn; embedded ones never do)."""
         return [f"{name}: {why}" for name, svc in self._services.items() if (why := svc.unavailable())]

@@ -7,6 +7,8 @@ it. :class:`BoundedSMTP` reads DATA the same way (line by line, dot-unstuffing, 
 ``552`` replies after the final dot, RFC 5321 §4.2.5) into one buffer, and stops holding data at
 the first excess of :data:`~.limits.MAX_MESSAGE_BYTES` or :data:`~.limits.MAX_MESSAGE_LINES`;
 the rest of the message is read and dropped, and the session goes on.
+
+A bare LF inside the data ends a line, as it does for Postfix (the docker backend's server).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import enum
 import logging
+import re
 
 from aiosmtpd.smtp import MISSING, SMTP, syntax
 
@@ -22,6 +25,10 @@ from . import limits
 __all__ = ["BoundedSMTP"]
 
 _log = logging.getLogger(__name__)
+
+_BARE_LF = re.compile(rb"(?<!\r)\n")
+"""A line end without its CR: stored as CRLF, as Postfix stores it (RFC 5321 2.3.8: lines end in
+CRLF), so both backends keep the same bytes of a client that sends bare LFs."""
 
 YIELD_EVERY_LINES = 512
 """Lines read between two turns of the event loop (each line costs ~1 µs)."""
@@ -123,6 +130,8 @@ class BoundedSMTP(SMTP):
             return
         original = bytes(content)
         del content
+        if original.count(b"\n") != original.count(b"\r\n"):  # bare LFs end lines, as in Postfix
+            original = _BARE_LF.sub(b"\r\n", original)
         self.envelope.content = original
         self.envelope.original_content = original
         status = await self._call_handler_hook("DATA")

@@ -187,10 +187,14 @@ class MailStore:
                 await session.mailbox_set.add_mailbox(level)
 
     async def folders(self, login: str) -> list[str]:
-        """The account's folders, ``INBOX`` first, the others sorted (implied parents left out)."""
+        """The account's folders, ``INBOX`` first, the others sorted, with every parent of a
+        folder (``Archive`` of ``Archive/2025``): an IMAP server may or may not create parents on
+        ``CREATE`` (pymap does, Dovecot's Maildir++ does not), and checkers must read the same
+        folders whichever server the agent used."""
         async with self._identity(login).new_session() as session:
             tree = await session.mailbox_set.list_mailboxes()
             names = {e.name for e in tree.list() if e.exists}
+        names |= {"/".join(n.split("/")[:i]) for n in names for i in range(1, n.count("/") + 1)}
         return ["INBOX"] + sorted(names - {"INBOX"})
 
     # -- messages ----------------------------------------------------------------------------
