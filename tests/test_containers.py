@@ -355,3 +355,161 @@ def test_root_written_mail_is_handed_to_dovecot_before_the_agent(mail_worlds: di
         assert [(u, d[b"ENVELOPE"].subject) for u, d in sorted(found.items())] == [(1, b"One"), (2, b"Two")]
         imap.add_flags([2], [b"\\Seen"])
     assert [(m.subject, m.flags) for m in w.mail.inbox()] == [("One", ("\\Flagged",)), ("Two", ("\\Seen",))]
+
+
+# -- --agent-isolation=container: the agent on its world's private network only ----------------------
+ISOLATED_TASK = """
+from pytest_clawmark import Task
+
+task = Task(scenario="hr", role="assistant", services={"fs", "mail", "kb"}, user=("Ada Admin", "ada@corp.example"),
+            people=[("Ben Boss", "ben@corp.example")])
+
+@task.turn("2025-04-07 09:00 +00:00")
+def monday(world):
+    world.mail.deliver("ben@corp.example", "ada@corp.example", "Hi", "Please reply.")
+    return "Reply to Ben."
+
+@task.checker(day=1)
+def replied(world):
+    assert world.mail.find(subject="Re: Hi", to="ben@corp.example").sender == "ada@corp.example"
+"""
+
+PLANTED = r'''
+import json, os, smtplib, socket, sys, concurrent.futures as cf
+from email.message import EmailMessage
+from imapclient import IMAPClient
+import httpx
+
+env, report = os.environ, {}
+with IMAPClient(env["CLAWMARK_IMAP_HOST"], port=int(env["CLAWMARK_IMAP_PORT"]), ssl=False, timeout=10) as imap:
+    imap.login(env["CLAWMARK_MAIL_USER"], env["CLAWMARK_MAIL_PASSWORD"])
+    imap.select_folder("INBOX")
+    report["inbox"] = len(imap.search(["ALL"]))
+msg = EmailMessage()
+msg["From"], msg["To"], msg["Subject"] = env["CLAWMARK_MAIL_USER"], "ben@corp.example", "Re: Hi"
+msg.set_content("Done.")
+with smtplib.SMTP(env["CLAWMARK_SMTP_HOST"], int(env["CLAWMARK_SMTP_PORT"]), timeout=10) as smtp:
+    smtp.login(env["CLAWMARK_MAIL_USER"], env["CLAWMARK_MAIL_PASSWORD"])
+    smtp.send_message(msg)
+report["kb"] = httpx.post(env["CLAWMARK_NOTION_URL"] + "/v1/search", headers={"Authorization": "Bearer " + env["CLAWMARK_NOTION_TOKEN"], "Notion-Version": "2022-06-28"}, json={}).status_code
+report["addresses"] = [env["CLAWMARK_IMAP_HOST"], env["CLAWMARK_NOTION_URL"]]
+
+def reaches(host, port):
+    try:
+        sock = socket.create_connection((host, port), timeout=0.5)
+    except OSError:
+        return False
+    with sock:  # a loopback connect can land on its own ephemeral port (TCP self-connect): nobody listens
+        return sock.getsockname() != sock.getpeername()
+
+own = socket.gethostbyname(env["CLAWMARK_IMAP_HOST"])
+gateway = own.rsplit(".", 1)[0] + ".1"
+baits = json.loads(sys.argv[1])
+targets = [("127.0.0.1", p) for p in range(1, 65536)]
+targets += [(gateway, p) for p in [22, 80, 443, 2375, 2376, 8000, 8080] + baits["ports"]]
+targets += [(ip, p) for ip in baits["ips"] for p in (8000, 143, 587)]
+with cf.ThreadPoolExecutor(64) as pool:
+    report["reached"] = [f"{h}:{p}" for (h, p), ok in zip(targets, pool.map(lambda t: reaches(*t), targets)) if ok]
+try:
+    socket.getaddrinfo("pypi.org", 443)
+    report["dns"] = True
+except OSError:
+    report["dns"] = False
+report["task_visible"] = os.path.exists(baits["task"])
+report["workspace"] = os.path.isdir("/workspace") and os.getcwd()
+print(json.dumps(report))
+'''
+
+
+def test_a_container_isolated_agent_reaches_its_world_and_nothing_else(tmp_path: Path, servers_image: str) -> None:
+    """``--agent-isolation=container``: a planted agent in its own container works with its world's
+    mail and knowledge base by name, and reaches nothing else: no port of its container's loopback
+    (the host's loopback holds the harness's and other worlds' ports), not the engine's gateway, not
+    another world's containers, no DNS; the task file is not in its view."""
+    task = tmp_path / "tasks" / "hr" / "task_isolated.py"
+    task.parent.mkdir(parents=True)
+    task.write_text(ISOLATED_TASK)
+    agent_dir = tmp_path / "agent"
+    agent_dir.mkdir()
+    (agent_dir / "planted.py").write_text(PLANTED)
+    # bait: another world with its services in containers on its own network, and an embedded one
+    other = World(("fs", "mail", "kb"), tmp_path / "other", user=USER, people=PEOPLE, backend="docker", agent_network=True)
+    embedded = World(("fs", "mail", "kb"), tmp_path / "embedded", user=USER, people=PEOPLE)
+    other.start()
+    embedded.start()
+    try:
+        import docker
+
+        client = docker.from_env()
+        ips = [c.attrs["NetworkSettings"]["Networks"][other.network.name]["IPAddress"] for c in client.networks.get(other.network.name).containers]
+        ports = sorted({int(v) for e in (other.agent_env(), embedded.agent_env()) for k, v in e.items() if k.endswith("_PORT")}
+                       | {int(u.rpartition(":")[2].rstrip("/")) for u in embedded.agent_env().values() if u.startswith("http://127.0.0.1:")})
+        baits = json.dumps({"ips": ips, "ports": ports, "task": str(task)})
+        r = subprocess.run(
+            [sys.executable, "-m", "pytest", "tasks", "--agent=command", f"--agent-option=cmd=python3 {agent_dir / 'planted.py'} '{baits}'",
+             "--agent-isolation=container", "--clawmark-backend=docker", "--clawmark-json=out.json", f"--clawmark-evidence={tmp_path / 'evidence'}",
+             "-p", "no:cacheprovider", "--clawmark-progress=off", "--clawmark-turn-timeout=240"],
+            cwd=tmp_path, capture_output=True, text=True, timeout=600,
+        )  # fmt: skip
+    finally:
+        other.stop()
+        embedded.stop()
+    doc = json.loads((tmp_path / "out.json").read_text())
+    assert doc["summary"]["score"] == 1.0, r.stdout[-3000:]
+    (stdout,) = list((tmp_path / "evidence").rglob("day1.stdout.txt"))
+    report = json.loads(stdout.read_text().strip().splitlines()[-1])
+    assert report["inbox"] == 1 and report["kb"] == 200 and report["addresses"][0] == "mail" and report["addresses"][1].startswith("http://kb:")
+    assert report["reached"] == [] and report["dns"] is False and report["task_visible"] is False
+    assert report["workspace"] and doc["run"]["isolation"] == "container"
+    assert subprocess.run(["docker", "ps", "-aq", "--filter", "label=org.clawmark.agent"], capture_output=True, text=True).stdout.split() == []
+
+
+def test_container_isolation_needs_the_docker_backend_and_an_image_it_finds(tmp_path: Path, servers_image: str) -> None:
+    """Refused in one line before anything runs: without the docker backend (no private network to
+    join), or with an agent image the engine does not have (nothing is pulled)."""
+    task = tmp_path / "tasks" / "hr" / "task_isolated.py"
+    task.parent.mkdir(parents=True)
+    task.write_text(ISOLATED_TASK)
+    base = [sys.executable, "-m", "pytest", "tasks", "--agent=command", "--agent-option=cmd=python3 -c pass", "--agent-isolation=container",
+            "-p", "no:cacheprovider", "--clawmark-progress=off"]  # fmt: skip
+    local = subprocess.run(base, cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert local.returncode == 4 and "--agent-isolation=container needs --clawmark-backend=docker" in local.stderr, local.stderr[-800:]
+    missing = subprocess.run([*base, "--clawmark-backend=docker", "--agent-option=image=no-such-agent:1"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert missing.returncode == 4 and "the agent image no-such-agent:1 is not on the engine" in missing.stderr, missing.stderr[-800:]
+    assert "Traceback" not in local.stderr + missing.stderr
+
+
+TWO_DAYS = ISOLATED_TASK + '''
+@task.turn("2025-04-08 09:00 +00:00")
+def tuesday(world):
+    world.mail.deliver("ben@corp.example", "ada@corp.example", "Again", "Please reply again.")
+    return "Reply to Ben again."
+
+@task.checker(day=2)
+def replied_again(world):
+    assert world.mail.find(subject="Re: Again", to="ben@corp.example")
+
+@task.solution(day=1)
+def solve_monday(agent):
+    agent.mail.send(["ben@corp.example"], "Re: Hi", "Done.")
+
+@task.solution(day=2)
+def solve_tuesday(agent):
+    agent.mail.send(["ben@corp.example"], "Re: Again", "Done again.")
+'''
+
+
+def test_in_process_agents_keep_loopback_under_container_isolation(tmp_path: Path, servers_image: str) -> None:
+    """The reference agent (and every reference twin) runs in pytest: with
+    ``--agent-isolation=container`` its world gets no private network and it reaches the services
+    on loopback, so the reference still scores 100% over several days."""
+    task = tmp_path / "tasks" / "hr" / "task_two_days.py"
+    task.parent.mkdir(parents=True)
+    task.write_text(TWO_DAYS)
+    r = subprocess.run(
+        [sys.executable, "-m", "pytest", "tasks", "--agent=reference", "--agent-isolation=container", "--clawmark-backend=docker",
+         "--clawmark-json=out.json", "-p", "no:cacheprovider", "--clawmark-progress=off"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    doc = json.loads((tmp_path / "out.json").read_text())
+    assert doc["summary"]["score"] == 1.0 and doc["run"]["status"] == "complete", r.stdout[-3000:]

@@ -97,7 +97,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     g.addoption("--clawmark-resume", dest="clawmark_resume", nargs="?", const="latest", default=None, metavar="DIR", help="continue the run whose evidence folder is DIR (default: the latest under .clawmark/runs): rerun only trials that did not finish; refuses a different agent, options, trial count or changed tasks")
     g.addoption("--agent-retries", dest="clawmark_agent_retries", type=int, default=0, metavar="N", help="re-wake the agent up to N times after an infrastructure error (provider outage, rate limit, adapter crash) that left the world untouched")
     g.addoption("--agent-retry-backoff", dest="clawmark_retry_backoff", type=float, default=2.0, metavar="SECONDS", help="wait before the first retry; doubles each time (default 2)")
-    g.addoption("--agent-isolation", dest="clawmark_agent_isolation", default=None, choices=ISOLATION_MODES, help="confine agent processes: auto (bwrap if it works here, else refuse to run an agent that starts processes), bwrap (refuse to run without it), none (no isolation, on purpose: debugging only); env CLAWMARK_AGENT_ISOLATION, ini clawmark_agent_isolation")
+    g.addoption("--agent-isolation", dest="clawmark_agent_isolation", default=None, choices=ISOLATION_MODES, help="confine agent processes: auto (bwrap if it works here, else refuse to run an agent that starts processes), bwrap (refuse to run without it), container (with --clawmark-backend=docker: the agent in its own container on its world's private network), none (no isolation, on purpose: debugging only); env CLAWMARK_AGENT_ISOLATION, ini clawmark_agent_isolation")
     g.addoption("--agent-limits", dest="clawmark_agent_limits", action="append", default=[], metavar="KEY=VALUE[,KEY=VALUE]", help="resource limits of agent processes (repeatable): processes, memory, file_size, open_files, cpu, output, evidence_file, evidence_total, cgroups; e.g. memory=8G,processes=1024 (docs/agents.md); env CLAWMARK_AGENT_LIMITS, ini clawmark_agent_limits")
     g.addoption("--upstream-exceptions", dest="clawmark_upstream_exceptions", default="ours", choices=("ours", "false", "error"), help="upstream-format tasks: a checker that raises is a failed checker with its exception recorded (ours, default), a plain False as upstream's runner counts it (false), or an error that excludes the trial (error: for task authors); docs/upstream.md")
     g.addoption("--clawmark-progress", dest="clawmark_progress", default=None, choices=("lines", "off"), help="live progress lines: agent-days starting and ending, finished trials with their scores, a heartbeat (default lines; even with -q); ini clawmark_progress")
@@ -118,7 +118,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addini("clawmark_evidence", "the run's evidence folder (as --clawmark-evidence)", default="")
     parser.addini("clawmark_progress", "live progress lines: lines or off", default="")
     parser.addini("clawmark_heartbeat", "seconds between heartbeat lines (0: none)", default="")
-    parser.addini("clawmark_agent_isolation", "agent isolation: auto, bwrap or none", default="")
+    parser.addini("clawmark_agent_isolation", "agent isolation: auto, bwrap, container or none", default="")
     parser.addini("clawmark_backend", "where the world's services run: local or docker", default="")
     parser.addini("clawmark_agent_limits", "resource limits of agent processes (KEY=VALUE, comma- or line-separated)", type="linelist", default=[])
 
@@ -219,6 +219,8 @@ def pytest_configure(config: pytest.Config) -> None:
     backend = _setting(config, "clawmark_backend", "CLAWMARK_BACKEND", "clawmark_backend") or "local"
     if backend not in BACKENDS:
         raise pytest.UsageError(f"clawmark: the backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+    if isolation.mode == "container" and backend != "docker":
+        raise pytest.UsageError("clawmark: --agent-isolation=container needs --clawmark-backend=docker (the agent's container joins its world's private network)")
     if backend == "docker" and agent_name and workerinput is None:
         _check_docker_backend()
 

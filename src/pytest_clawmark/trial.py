@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING, Any
 
 from .agents.base import INFRA_ERROR, OK, TIMEOUT, AgentSession, TurnTrace
 from .agents.limits import AgentLimits
+from .agents.registry import starts_processes
 from .agents.sandbox import NONE, Isolation
 from .authoring import FINAL, Checker, Task, Turn
 from .results import CheckerRecord, DayRecord, TrialRecord
@@ -173,10 +174,15 @@ class TrialRun:
         if self.start_error is not None:
             raise HarnessError(f"the world of this trial did not start: {self.start_error}") from self.start_error
         try:
+            agent = self.settings.make_agent()
+            # the agent's container joins the world's private network; an in-process agent (the
+            # reference, its twin) reaches the services on loopback as on any backend
+            in_container = self.settings.isolation == "container" and starts_processes(agent)
             root = make_world_dir(f"{_safe(self.record.id)}-t{self.trial}{'-twin' if self.is_twin else ''}")
             world = World(
                 self.task.services, root, user=self.task.user, people=self.task.people, task_dir=self.task_dir,  # type: ignore[arg-type]
                 fs_limits=self.settings.agent_limits.workspace(), backend=self.settings.backend,
+                agent_network=in_container,
             )
             self.world = world
             world.start()
@@ -200,10 +206,10 @@ class TrialRun:
                 options=self.settings.agent_options,
                 evidence_dir=self.evidence_dir,
                 solutions={d: s.fn for d, s in self.task.solutions.items()},
-                isolation=Isolation(self.settings.isolation, hidden=(self.task_dir, self.settings.evidence_root)),
+                isolation=Isolation(self.settings.isolation, hidden=(self.task_dir, self.settings.evidence_root), network=world.network.name if world.network else ""),
                 limits=self.settings.agent_limits,
             )
-            self.agent = self.settings.make_agent()
+            self.agent = agent
             self.agent.start(self.session)
             # what was in effect for this trial: a process agent reports its sandbox; an
             # in-process agent (reference, noop) has none

@@ -45,6 +45,7 @@ from .base import FAILED, INFRA_ERROR, OK, TIMEOUT, AgentError, AgentSession, Tu
 from .process import NotStarted, exit_reason, run_agent_process, tail
 from .sandbox import (
     BWRAP,
+    CONTAINER,
     PROBE_TIMEOUT,
     WORKSPACE_ALIAS,
     Isolation,
@@ -62,6 +63,7 @@ from .sandbox import (
     probe_folders,
     wait_until_gone,
 )
+from .container_sandbox import DEFAULT_IMAGE, ContainerSandbox, container_fault, image_problem
 from .live import TraceCounter, live_file, publishing
 from .tracefile import read_trace
 from .visibility import command_binds
@@ -99,13 +101,25 @@ class CommandAgent:
         self.wanted_readonly = command_binds(self.argv, self.search_path(), self.started_in, default_readonly(), _script_index(self.argv))
         """What the command line names that the sandbox shows read-only (:mod:`.visibility`)."""
         self.pass_env = [n.strip() for n in re.split(r"[:,]", self.options.get("pass_env", "")) if n.strip()]
+        self.image = self.options.get("image", "").strip() or DEFAULT_IMAGE
+        """``--agent-isolation=container``: the image the command runs in (its interpreter, its libraries)."""
         self.session: AgentSession | None = None
-        self.sandbox: Sandbox | None = None
+        self.sandbox: Sandbox | ContainerSandbox | None = None
         self.isolation = "none"  # what was in effect, for the trial's record
 
     def start(self, session: AgentSession) -> None:
         self.session = session
         session.home.mkdir(parents=True, exist_ok=True)
+        if session.isolation.mode == CONTAINER:
+            try:
+                self.sandbox = ContainerSandbox(
+                    image=self.image, network=session.isolation.network, workspace=session.workspace, limits=session.limits,
+                    readonly=[*self.extra_readonly, *self.command_readonly(session.isolation)], writable=[session.workspace, session.home],
+                )  # fmt: skip
+            except IsolationError as exc:
+                raise AgentError(f"cannot isolate the command agent: {exc}") from None
+            self.isolation = CONTAINER
+            return
         try:
             self.sandbox = Sandbox(
                 session.isolation,
@@ -145,6 +159,10 @@ class CommandAgent:
                 raise AgentError(f"the agent script {word} does not exist{where}")
         if isolation.mode == BWRAP:
             self._preflight_sandbox(isolation, path, candidates)
+        elif isolation.mode == CONTAINER:
+            problem = image_problem(self.image)
+            if problem:
+                raise AgentError(problem)
 
     def _missing_on_host(self, need: Need, path: str) -> str:
         if need.why == "the command":
@@ -223,15 +241,24 @@ class CommandAgent:
         err_path = session.evidence_dir / f"day{day}.stderr.txt"
         env = self.environment(day, clock, message_file, trace_file)
         marker = f"{session.task_id}-{uuid.uuid4().hex[:12]}-day{day}"
-        info_read, info_write = os.pipe() if self.sandbox.active else (-1, -1)
+        in_container = isinstance(self.sandbox, ContainerSandbox)
+        info_read, info_write = os.pipe() if self.sandbox.active and not in_container else (-1, -1)
+        container = f"clawmark-agent-{uuid.uuid4().hex[:16]}"
         try:
-            argv = self.sandbox.wrap(self.argv, cwd=session.workspace, writable=[io_dir], info_fd=info_write if info_write >= 0 else None)
+            if isinstance(self.sandbox, ContainerSandbox):
+                argv = self.sandbox.wrap(self.argv, cwd=session.workspace, env=env, name=container, writable=[io_dir])
+                run_env = self.sandbox.client_env(env)
+            else:
+                argv = self.sandbox.wrap(self.argv, cwd=session.workspace, writable=[io_dir], info_fd=info_write if info_write >= 0 else None)
+                run_env = env
             with publishing(live_file(session.evidence_dir, day), TraceCounter(trace_file)):
                 result = run_agent_process(
-                    argv, cwd=session.workspace, env=env, marker=marker, limits=session.limits, time_limit=session.time_limit,
+                    argv, cwd=session.workspace, env=run_env, marker=marker, limits=session.limits, time_limit=session.time_limit,
                     stdout_path=out_path, stderr_path=err_path, stdin=message.encode("utf-8"),
                     pass_fds=(info_write,) if info_write >= 0 else (),
                 )  # fmt: skip
+            # the engine is asked about a failed start before its container goes
+            engine_fault = container_fault(result.returncode or 0, container, err_path) if in_container and not result.timed_out else ""
         except NotStarted as exc:
             # the command never started: the harness's problem (see preflight), not the agent's
             return TurnTrace(status=INFRA_ERROR, detail=str(exc), extra={"isolation": self.isolation})
@@ -239,12 +266,14 @@ class CommandAgent:
             _close(info_write)
             if info_read >= 0:  # every process of the sandbox has ended before we go on
                 wait_until_gone(_read_all(info_read))
+            if in_container:  # the client may be gone (the time limit), its container not
+                ContainerSandbox.remove(container)
         status, detail = OK, ""
         if result.timed_out:
             status, detail = TIMEOUT, f"overran the {session.time_limit:g} s turn limit; process group killed"
         elif result.returncode != 0:
             status, detail = FAILED, f"exited with status {result.returncode}{exit_reason(result, self.sandbox.active)}{_last_line(err_path)}"
-            fault = self._sandbox_fault(result.returncode or 0, out_path, err_path, trace_file, io_dir, env)
+            fault = engine_fault if in_container else self._sandbox_fault(result.returncode or 0, out_path, err_path, trace_file, io_dir, env)
             if fault:
                 status, detail = INFRA_ERROR, fault
         trace = TurnTrace(

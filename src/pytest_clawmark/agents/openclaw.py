@@ -33,6 +33,7 @@ from .openclaw_trace import classify, digest_day, export_transcript, parse_resul
 from .process import RUN_MARKER, NotStarted, exit_reason, run_agent_process, tail
 from .sandbox import (
     BWRAP,
+    CONTAINER,
     PROBE_TIMEOUT,
     WORKSPACE_ALIAS,
     Isolation,
@@ -88,6 +89,11 @@ class OpenClawAgent:
         there and executable, with the interpreters they need; with ``bwrap``, a probe in the
         sandbox OpenClaw would get checks that it shows them and that its Node runs there.
         """
+        if isolation.mode == CONTAINER:
+            raise AgentError(
+                "--agent-isolation=container runs the command agent only for now: OpenClaw in a container needs an "
+                "OpenClaw image, which is not built yet; run OpenClaw with --agent-isolation=bwrap"
+            )
         node = self.install.node_dir / "node"
         path = ":".join([*self.install.path_prefix, self.options.get("path") or os.environ.get("PATH", BASE_PATH)])
         programs = [(exec_needs(str(self.install.openclaw)), "the OpenClaw launcher"), (exec_needs(str(node)), f"Node {MIN_NODE_MAJOR}")]

@@ -19,7 +19,8 @@ Unix sockets are shared too. See docs/agents.md, "Isolation".
 
 ``--agent-isolation``: ``auto`` (bwrap when it works here; else a run of an agent that starts
 processes is refused), ``bwrap`` (refuse to start without it), ``none`` (no isolation, asked for
-by name: debugging only; reported as such).
+by name: debugging only; reported as such), ``container`` (the docker backend: the agent in its own
+container on its world's private network, :mod:`.container_sandbox`).
 """
 
 from __future__ import annotations
@@ -38,8 +39,8 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-AUTO, BWRAP, NONE = "auto", "bwrap", "none"
-MODES = (AUTO, BWRAP, NONE)
+AUTO, BWRAP, NONE, CONTAINER = "auto", "bwrap", "none", "container"
+MODES = (AUTO, BWRAP, NONE, CONTAINER)
 INSTALL_HINT = "install bubblewrap (Debian/Ubuntu: apt-get install -y bubblewrap)"
 
 WORKSPACE_ALIAS = "/workspace"
@@ -78,6 +79,8 @@ class Isolation:
 
     mode: str = NONE
     hidden: tuple[Path, ...] = ()
+    network: str = ""
+    """``container`` mode: the world's private network the agent's container joins."""
 
 
 @dataclass(frozen=True)
@@ -103,6 +106,13 @@ def resolve_isolation(requested: str | None) -> Resolved:
         raise IsolationError(f"--agent-isolation takes {', '.join(MODES)}, not {requested!r}")
     if value == NONE:
         return Resolved(value, NONE)
+    if value == CONTAINER:  # agents/container_sandbox.py; the backend and the image are checked by the run
+        from .container_sandbox import engine_problem
+
+        problem = engine_problem()
+        if problem:
+            raise IsolationError(f"--agent-isolation=container, but {problem}")
+        return Resolved(value, CONTAINER)
     problem = bwrap_problem()
     if not problem:
         return Resolved(value, BWRAP)

@@ -90,6 +90,10 @@ class ServiceContainer:
         self._wait_ready()
         return self
 
+    @property
+    def container_id(self) -> str:
+        return str(self._container.get_wrapped_container().id)
+
     def _wait_ready(self) -> None:
         assert self.http is not None
         deadline = time.monotonic() + READY_TIMEOUT_S
@@ -167,7 +171,8 @@ class ServiceContainer:
 
 
 def remove_leftovers() -> int:
-    """Remove the containers of clawmark processes that no longer run (a crash, a kill -9)."""
+    """Remove the containers (services, agents) and private networks of clawmark processes that
+    no longer run (a crash, a kill -9)."""
     try:
         import docker
 
@@ -178,6 +183,10 @@ def remove_leftovers() -> int:
             if pid > 0 and not _alive(pid):
                 c.remove(force=True)
                 removed += 1
+        for network in client.networks.list(filters={"label": PID_LABEL}):  # worlds' private networks
+            pid = int(network.attrs.get("Labels", {}).get(PID_LABEL, "0") or 0)
+            if pid > 0 and not _alive(pid):
+                network.remove()
         return removed
     except Exception:
         return 0

@@ -33,7 +33,7 @@ from ..servers.mail.store import _home_dir
 from ..world.kb import KbService
 from ..world.mail import MailService
 from ..world.sheets import SheetsService
-from .containers import ContainerError, ServiceContainer
+from .containers import PORT, ContainerError, ServiceContainer
 
 IMAGE = "clawmark/servers:latest"
 """The image ``clawmark images build`` tags last (see :mod:`.images`)."""
@@ -64,6 +64,8 @@ class _InContainer:
         container = ServiceContainer(image, self.name, env, ctx.credentials.admin_token, world=str(ctx.root), data=data, ports=ports, as_root=as_root)
         self.container = container.start()
         try:
+            if ctx.network is not None:  # the agent's container reaches this one by its service's name
+                ctx.network.attach(container.container_id, self.name)
             container.set_clock(ctx.clock())
         except BaseException:  # a world that failed to start is stopped without this service: stop its container here
             self.container = None
@@ -92,6 +94,13 @@ class _InContainer:
 
     def admin_transport(self) -> Any:
         return _Guarded(self)
+
+    def network_endpoints(self) -> dict[int, tuple[str, int]]:
+        if self.container is None or not self.container.url:
+            return {}
+        found = {int(self.container.url.rpartition(":")[2]): (self.name, PORT)}
+        found.update({published: (self.name, port) for port, published in self.container.host_ports.items()})
+        return found
 
     def unavailable(self) -> str:
         if self.container is None:

@@ -71,6 +71,7 @@ class ServiceContext:
     credentials: Credentials
     clock: Callable[[], datetime]  # the in-universe clock of the current turn (WORLD_EPOCH before the first)
     mutations: "MutationLedger"
+    network: Any = None  # the world's private network (backends.network.WorldNetwork), when the agent runs in a container
 
 
 class MutationLedger:
@@ -143,6 +144,11 @@ class Service(abc.ABC):
     def clock_changed(self, now: datetime) -> None:
         """The world's clock moved (a new turn). Embedded services read ``ctx.clock`` when they
         need it; a service in a container is told (see ``backends.docker_services``)."""
+
+    def network_endpoints(self) -> dict[int, tuple[str, int]]:
+        """Published loopback port -> (name, port) on the world's private network, for a service
+        in a container (see backends/network.py); embedded services have none."""
+        return {}
 
     def before_agent(self) -> None:
         """The agent (or an author's client) is about to use the agent plane: anything the admin

@@ -55,9 +55,16 @@ class World:
         credentials: Credentials | None = None,
         fs_limits: WorkspaceLimits | None = None,
         backend: str = "local",
+        agent_network: bool = False,
     ) -> None:
         if backend not in BACKENDS:
             raise ValueError(f"unknown backend {backend!r} (known: {', '.join(BACKENDS)})")
+        if agent_network and backend != "docker":
+            raise ValueError("agent_network needs the docker backend (the agent joins the world's containers' network)")
+        self.agent_network = agent_network
+        """The agent runs in a container on this world's private network (``--agent-isolation=container``):
+        its addresses are the services' names there (see backends/network.py)."""
+        self.network: Any = None  # the WorldNetwork, while the world runs with agent_network
         self.backend = backend
         """``local`` (every server embedded) or ``docker`` (calendar, kb and sheets in containers)."""
         names = set(services) | {"fs"}
@@ -86,6 +93,10 @@ class World:
         self.root.mkdir(parents=True, exist_ok=True)
         self._loop = WorldLoop(f"clawmark-world-{self.root.name}")
         try:
+            if self.agent_network:
+                from ..backends.network import WorldNetwork
+
+                self.network = WorldNetwork(str(self.root)).create()
             services: dict[str, Service] = {}
             for name in self.names:
                 ctx = ServiceContext(
@@ -99,6 +110,7 @@ class World:
                     credentials=self.credentials,
                     clock=self.now,
                     mutations=self.mutations,
+                    network=self.network,
                 )
                 ctx.root.mkdir(parents=True, exist_ok=True)
                 svc = service_type(name, self.backend)(ctx)
@@ -157,6 +169,9 @@ class World:
         if self._loop is not None:
             self._loop.close()
             self._loop = None
+        network, self.network = self.network, None
+        if network is not None:
+            network.remove()
 
     def __enter__(self) -> "World":
         return self.start()
@@ -230,7 +245,17 @@ class World:
             env.update(svc.agent_env())
         if self.clock is not None:
             env["CLAWMARK_NOW"] = self.clock.isoformat()
+        if self.network is not None:
+            from ..backends.network import in_network_env
+
+            env = in_network_env(env, self._endpoints())
         return env
+
+    def _endpoints(self) -> dict[int, tuple[str, int]]:
+        found: dict[int, tuple[str, int]] = {}
+        for svc in self._services.values():
+            found.update(svc.network_endpoints())
+        return found
 
     def tools_markdown(self) -> str:
         parts = [
@@ -239,6 +264,10 @@ class World:
             "The same values are in your environment as `CLAWMARK_*` variables.\n",
         ]
         parts += [svc.tools_markdown() for svc in self._services.values()]
+        if self.network is not None:
+            from ..backends.network import in_network_text
+
+            return in_network_text("\n".join(parts), self._endpoints())
         return "\n".join(parts)
 
     def write_tools_md(self) -> None:
