@@ -513,3 +513,32 @@ def test_in_process_agents_keep_loopback_under_container_isolation(tmp_path: Pat
     )  # fmt: skip
     doc = json.loads((tmp_path / "out.json").read_text())
     assert doc["summary"]["score"] == 1.0 and doc["run"]["status"] == "complete", r.stdout[-3000:]
+
+
+def test_openclaw_in_a_container_on_the_worlds_network_scores_the_corpus_task(tmp_path: Path, servers_image: str) -> None:
+    """OpenClaw (the host's install, mounted read-only) in its own container, with its scripted
+    model offered on the host's address of the world's network: a three-day corpus task over mail,
+    calendar, knowledge base and sheets scores 100%, each day in a new container."""
+    from pytest_clawmark.agents.base import AgentError
+    from pytest_clawmark.agents.openclaw_install import find_openclaw
+
+    try:
+        find_openclaw()
+    except AgentError as exc:
+        pytest.skip(f"OpenClaw is not installed ({exc}); bash .ci/install-openclaw")
+    out = tmp_path / "out.json"
+    r = subprocess.run(
+        [sys.executable, "-m", "pytest", "tasks/research_assistant/task_grant_report.py", "--agent=openclaw",
+         "--agent-option=script=tasks/research_assistant/grant_report/openclaw_script.json", "--agent-isolation=container",
+         "--clawmark-backend=docker", f"--clawmark-json={out}", f"--clawmark-evidence={tmp_path / 'evidence'}", "-p", "no:cacheprovider", "-q",
+         "--clawmark-progress=off"],
+        cwd=REPO, capture_output=True, text=True, timeout=900,
+    )  # fmt: skip
+    doc = json.loads(out.read_text())
+    (t,) = doc["tasks"]
+    failed = [(c["id"], c["message"]) for c in t["checkers"] if c["outcome"] != "passed"]
+    assert (t["score"], failed, t["errors"]) == (1.0, [], []), r.stdout[-3000:]
+    assert doc["run"]["isolation"] == "container" and {d["trace"]["extra"]["isolation"] for d in t["days"]} == {"container"}
+    base_url = t["days"][0]["trace"]["extra"]["base_url"]
+    assert not base_url.startswith("http://127.0.0.1"), base_url  # the model is on the world's network, not on loopback
+    assert subprocess.run(["docker", "ps", "-aq", "--filter", "label=org.clawmark.agent"], capture_output=True, text=True).stdout.split() == []

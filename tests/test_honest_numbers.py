@@ -321,6 +321,39 @@ def test_a_later_setup_that_fails_for_the_reference_too_is_the_authors_error(pyt
     assert doc["summary"]["errored_trials"] == 1 and doc["summary"]["score"] is None
 
 
+NO_START = '''
+from pytest_clawmark.agents.base import AgentError
+
+class NoStart:
+    """Its world starts; the agent itself cannot (a missing key, a broken install)."""
+    name = "nostart"
+    def __init__(self, options):
+        pass
+    def start(self, session):
+        raise AgentError("no model key")
+    def wake(self, message, day, clock):
+        raise AssertionError("never woken")
+    def stop(self):
+        pass
+
+def pytest_clawmark_agents():
+    return {"nostart": NoStart}
+'''
+
+
+def test_an_agent_that_cannot_start_errors_its_trial_and_never_breaks_its_world(pytester: pytest.Pytester) -> None:
+    """Its world had started: later days must not be set up on it (day 2 needs day 1's setup) and
+    blamed on an agent that never ran — the trial is errored, excluded, with the start's reason."""
+    make_task(pytester, "task_claims", SHEET_TASK)
+    pytester.makeconftest(NO_START)
+    pytester.runpytest_subprocess("--agent=nostart", "--clawmark-json=out.json", "-p", "no:cacheprovider")
+    doc = read_json(pytester.path / "out.json")
+    (t,) = doc["tasks"]
+    assert t["status"] == "errored" and t["world_broken"] is None and "no model key" in t["errors"][0], t
+    assert "world-broken" not in [d["status"] for d in t["days"]]
+    assert doc["summary"]["errored_trials"] == 1 and doc["summary"]["world_broken_trials"] == 0 and doc["summary"]["score"] is None
+
+
 CHECKER_PARSES = BASIC_TASK.replace(
     '''    got = world.fs.read_text("out/answer.txt").strip()
     assert got == "100", f"expected 100, found {got!r}"''',

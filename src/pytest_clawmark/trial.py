@@ -169,10 +169,10 @@ class TrialRun:
     # -- lifecycle -----------------------------------------------------------------------------
     def start(self) -> World:
         """Start the world and the agent session once; later calls re-raise a start failure."""
+        if self.start_error is not None:  # before the world: a world whose agent did not start is no trial
+            raise HarnessError(f"the world of this trial did not start: {self.start_error}") from self.start_error
         if self.world is not None:
             return self.world
-        if self.start_error is not None:
-            raise HarnessError(f"the world of this trial did not start: {self.start_error}") from self.start_error
         try:
             agent = self.settings.make_agent()
             # the agent's container joins the world's private network; an in-process agent (the
@@ -206,7 +206,8 @@ class TrialRun:
                 options=self.settings.agent_options,
                 evidence_dir=self.evidence_dir,
                 solutions={d: s.fn for d, s in self.task.solutions.items()},
-                isolation=Isolation(self.settings.isolation, hidden=(self.task_dir, self.settings.evidence_root), network=world.network.name if world.network else ""),
+                isolation=Isolation(self.settings.isolation, hidden=(self.task_dir, self.settings.evidence_root), network=world.network.name if world.network else "",
+                                     gateway=world.network.gateway if world.network else ""),
                 limits=self.settings.agent_limits,
             )
             self.agent = agent
@@ -243,18 +244,24 @@ class TrialRun:
         self._stop_world()
         if self._twin is not None:
             self._twin.close()
+        # a trial that could not start (its world, or its agent) is errored, not interrupted: the
+        # run went on; its days and checkers say why they did not run
+        unstarted = f"this trial did not start: {self.start_error}" if self.start_error is not None else ""
         reached = {d.day for d in self.record.days}
         for turn in self.task.turns:
             if turn.day not in reached:
                 why = "" if turn.day in self.plan.days else "not selected"
-                self.record.days.append(DayRecord(turn.day, turn.name, turn.clock_text, NOT_RUN, error=why))
+                self.record.days.append(DayRecord(turn.day, turn.name, turn.clock_text, NOT_RUN, error=unstarted if unstarted and not why else why))
         self.record.days.sort(key=lambda d: d.day)
-        interrupted = any(d not in self.played for d in self.plan.days)
+        interrupted = not unstarted and any(d not in self.played for d in self.plan.days)
         for c in self._ordered_checkers():
             if c.id in self.outcomes:
                 continue
             if c.id not in self.plan.checkers:
                 self.outcomes[c.id] = self._record(c, NOT_RUN, "not selected")
+                continue
+            if unstarted:
+                self.outcomes[c.id] = self._record(c, NOT_RUN, f"not evaluated: {unstarted}")
                 continue
             interrupted = True
             when = "the final checks" if c.is_final else f"day {c.day}"

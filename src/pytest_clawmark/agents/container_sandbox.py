@@ -78,9 +78,12 @@ class ContainerSandbox:
         self.writable = tuple(Path(p) for p in writable)
         self.workspace = workspace
 
-    def wrap(self, argv: Sequence[str], *, cwd: Path, env: Mapping[str, str], name: str, writable: Iterable[Path] = ()) -> list[str]:
+    def wrap(
+        self, argv: Sequence[str], *, cwd: Path, env: Mapping[str, str], name: str, writable: Iterable[Path] = (), keep_path: bool = False
+    ) -> list[str]:
         """``docker run`` of ``argv`` in a new container named ``name``, working in ``cwd``, with the
-        agent variables ``env`` (passed by name: their values come from the client's environment)."""
+        agent variables ``env`` (passed by name: their values come from the client's environment).
+        ``keep_path``: the agent's ``PATH`` too (OpenClaw's names its Node, mounted from the host)."""
         uid, gid = os.getuid(), os.getgid()
         args = [
             docker_cli(), "run", "--interactive", "--name", name,  # removed by the harness after the turn
@@ -107,15 +110,16 @@ class ContainerSandbox:
             args += ["--volume", spec]
         args += ["--volume", f"{self.workspace}:{WORKSPACE_ALIAS}:rw"]
         for key in sorted(env):
-            if key not in HOST_ONLY:
+            if key not in HOST_ONLY or keep_path:
                 args += ["--env", key]
         return [*args, self.image, *argv[1:]]
 
     def client_env(self, env: Mapping[str, str]) -> dict[str, str]:
         """The ``docker run`` client's own environment: the agent's variables (to pass by name)
-        and what the client needs to reach the engine."""
+        and what the client needs to reach the engine. The client finds ``docker`` by its full
+        path, so the agent's ``PATH`` (meant for inside the container) can stay as it is."""
         own = {k: os.environ[k] for k in ("DOCKER_HOST", "DOCKER_CONFIG", "DOCKER_CONTEXT") if k in os.environ}
-        return {**env, **own, "PATH": os.environ.get("PATH", "/usr/bin:/bin")}
+        return {**env, **own}
 
     @staticmethod
     def remove(name: str) -> None:

@@ -25,9 +25,10 @@ from typing import Any
 
 from ..world.untrusted_fs import neutralise, write_replacing
 from .base import OK, TIMEOUT, AgentError, AgentSession, TurnTrace
-from .openclaw_config import api_key, build_config, provider_settings
+from .openclaw_config import NO_KEY, api_key, build_config, provider_settings
 from .openclaw_install import MIN_NODE_MAJOR, find_openclaw, install_hint
 from .openclaw_persona import day_header, write_persona_files
+from .container_sandbox import DEFAULT_IMAGE, ContainerSandbox, image_problem
 from .live import SessionStoreCounter, live_file, publishing
 from .openclaw_trace import classify, digest_day, export_transcript, parse_result, transcript_truncated
 from .process import RUN_MARKER, NotStarted, exit_reason, run_agent_process, tail
@@ -71,6 +72,8 @@ class OpenClawAgent:
                 raise AgentError(f"script={self.script_path}: {exc}") from None
         # validate every option now, so a typo fails the run before any world starts
         self.settings = provider_settings(self.options, scripted_url="http://127.0.0.1:1" if self.script else None, scripted_model=self.script.model if self.script else None)
+        self.image = self.options.get("image", "").strip() or DEFAULT_IMAGE
+        """``--agent-isolation=container``: the image OpenClaw runs in (with the host's OpenClaw and Node mounted)."""
         if not self.script:
             api_key(self.settings)
         self.session: AgentSession | None = None
@@ -90,10 +93,14 @@ class OpenClawAgent:
         sandbox OpenClaw would get checks that it shows them and that its Node runs there.
         """
         if isolation.mode == CONTAINER:
-            raise AgentError(
-                "--agent-isolation=container runs the command agent only for now: OpenClaw in a container needs an "
-                "OpenClaw image, which is not built yet; run OpenClaw with --agent-isolation=bwrap"
-            )
+            if self.script is None:  # the world's network has no way out: no model provider
+                raise AgentError(
+                    "--agent-isolation=container: the agent's container reaches only its world, not a model provider; "
+                    "run OpenClaw there with a scripted model (--agent-option script=...), or with --agent-isolation=bwrap"
+                )
+            problem = image_problem(self.image)
+            if problem:
+                raise AgentError(problem)
         node = self.install.node_dir / "node"
         path = ":".join([*self.install.path_prefix, self.options.get("path") or os.environ.get("PATH", BASE_PATH)])
         programs = [(exec_needs(str(self.install.openclaw)), "the OpenClaw launcher"), (exec_needs(str(node)), f"Node {MIN_NODE_MAJOR}")]
@@ -123,22 +130,32 @@ class OpenClawAgent:
     # -- lifecycle -----------------------------------------------------------------------------
     def start(self, session: AgentSession) -> None:
         self.session = session
+        model_host = "127.0.0.1"
         try:
-            self.sandbox = Sandbox(
-                session.isolation,
-                readonly=[*default_readonly(), *self.install.roots],
-                writable=[session.workspace, session.home],  # the state dir, persona files, HOME and TMPDIR live in home
-                aliases={WORKSPACE_ALIAS: session.workspace},
-            )
+            if session.isolation.mode == CONTAINER:
+                # the container runs the host's OpenClaw and Node (mounted read-only at their paths)
+                self.sandbox = ContainerSandbox(
+                    image=self.image, network=session.isolation.network, workspace=session.workspace, limits=session.limits,
+                    readonly=self.install.roots, writable=[session.workspace, session.home],
+                )  # fmt: skip
+                model_host = session.isolation.gateway or "127.0.0.1"
+            else:
+                self.sandbox = Sandbox(
+                    session.isolation,
+                    readonly=[*default_readonly(), *self.install.roots],
+                    writable=[session.workspace, session.home],  # the state dir, persona files, HOME and TMPDIR live in home
+                    aliases={WORKSPACE_ALIAS: session.workspace},
+                )
         except IsolationError as exc:
             raise AgentError(f"cannot isolate openclaw: {exc}") from None
         self.isolation = session.isolation.mode
         if self.script is not None:
             from .scripted_model import ScriptedModelServer
 
-            self.model_server = ScriptedModelServer(self.script, record=session.evidence_dir / "scripted-model.jsonl").start()
+            self.model_server = ScriptedModelServer(self.script, record=session.evidence_dir / "scripted-model.jsonl", host=model_host).start()
             self.settings = provider_settings(self.options, scripted_url=self.model_server.url, scripted_model=self.script.model)
-        self.key = api_key(self.settings)
+        # the scripted model is ours and needs no key (on loopback, or on the world's network)
+        self.key = NO_KEY if self.script is not None else api_key(self.settings)
         root = session.home / "openclaw"
         self.state_dir = root / "state"
         self.agent_workspace = root / "agent-workspace"
@@ -213,15 +230,24 @@ class OpenClawAgent:
         out_path, err_path = day_dir / f"openclaw{attempt}.stdout.json", day_dir / f"openclaw{attempt}.stderr.txt"
         requests_before = len(self.model_server.log.entries) if self.model_server else 0
         before = self._live_count()  # the session's calls of earlier days are not this day's
+        env = self.environment(day, clock)
+        container = f"clawmark-agent-{uuid.uuid4().hex[:16]}"
         try:
+            if isinstance(self.sandbox, ContainerSandbox):
+                argv = self.sandbox.wrap(self.command(message_file), cwd=session.workspace, env=env, name=container, keep_path=True)
+                run_env = self.sandbox.client_env(env)
+            else:
+                argv, run_env = self.sandbox.wrap(self.command(message_file), cwd=session.workspace), env
             with publishing(live_file(session.evidence_dir, day), lambda: self._live_count() - before):
                 run = run_agent_process(
-                    self.sandbox.wrap(self.command(message_file), cwd=session.workspace),
-                    cwd=session.workspace, env=self.environment(day, clock), marker=self.run_marker(day), limits=session.limits,
+                    argv, cwd=session.workspace, env=run_env, marker=self.run_marker(day), limits=session.limits,
                     time_limit=session.time_limit, stdout_path=out_path, stderr_path=err_path,
                 )  # fmt: skip
         except NotStarted as exc:
             raise AgentError(f"cannot run {self.install.openclaw}: {exc}") from None
+        finally:
+            if isinstance(self.sandbox, ContainerSandbox):  # nothing of the day outlives it
+                ContainerSandbox.remove(container)
         # nothing the agent started outlived its day (background jobs, a runtime still shutting
         # down after an overrun: run_agent_process killed them); links or special files it
         # planted in its evidence folder go before the harness writes the transcript there

@@ -24,7 +24,7 @@ DEFAULT_BASE_URLS = {"openai": "https://api.openai.com/v1", "anthropic": "https:
 DEFAULT_KEY_ENVS = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
 THINKING = ("off", "minimal", "low", "medium", "high", "xhigh", "adaptive", "max", "ultra")
 KNOWN_OPTIONS = frozenset(
-    {"provider", "base_url", "model", "api_key_env", "openclaw_bin", "thinking", "context_window", "max_tokens", "script", "path"}
+    {"provider", "base_url", "model", "api_key_env", "openclaw_bin", "thinking", "context_window", "max_tokens", "script", "path", "image"}
 )
 NO_KEY = "clawmark-no-key"
 """What a loopback endpoint (the scripted model, a local vLLM) gets when no key is set."""

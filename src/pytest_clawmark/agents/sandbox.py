@@ -81,6 +81,8 @@ class Isolation:
     hidden: tuple[Path, ...] = ()
     network: str = ""
     """``container`` mode: the world's private network the agent's container joins."""
+    gateway: str = ""
+    """``container`` mode: the host's address on that network (where a scripted model listens)."""
 
 
 @dataclass(frozen=True)

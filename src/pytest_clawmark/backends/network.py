@@ -41,9 +41,19 @@ class WorldNetwork:
                 self.name, driver="bridge", internal=True, check_duplicate=True,
                 labels={LABEL: self.world_root, PID_LABEL: str(os.getpid())},
             )  # fmt: skip
+            self._network.reload()  # its address plan (the gateway) is known once created
         except Exception as exc:
             raise ContainerError(f"cannot create the world's private network {self.name}: {type(exc).__name__}: {exc}") from None
         return self
+
+    @property
+    def gateway(self) -> str:
+        """The host's own address on the network: where the harness offers the agent's container
+        what is not a world service (the scripted model), reachable from this network only."""
+        try:
+            return str(self._network.attrs["IPAM"]["Config"][0]["Gateway"])
+        except (AttributeError, KeyError, IndexError, TypeError):
+            return ""
 
     def attach(self, container_id: str, alias: str) -> None:
         """Put a service's container on the network, reachable there as ``alias``."""

@@ -197,10 +197,11 @@ class AsgiServer:
     server: uvicorn.Server
     task: "asyncio.Task[None]"
     port: int
+    host: str = "127.0.0.1"
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+        return f"http://{self.host}:{self.port}"
 
 
 async def _start(app: Any, port: int, protocol: type[HardenedH11Protocol], max_head_bytes: int, host: str = "127.0.0.1") -> AsgiServer:
@@ -222,7 +223,7 @@ async def _start(app: Any, port: int, protocol: type[HardenedH11Protocol], max_h
             task.result()  # re-raise the start-up failure
             raise RuntimeError("ASGI server stopped during start-up")
         await asyncio.sleep(0.001)
-    return AsgiServer(server, task, sock.getsockname()[1])
+    return AsgiServer(server, task, sock.getsockname()[1], host if host not in ("0.0.0.0", "") else "127.0.0.1")
 
 
 def start_asgi(

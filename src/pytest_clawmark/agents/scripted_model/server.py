@@ -21,18 +21,23 @@ from .script import Script, ScriptError, load_script
 class ScriptedModelServer:
     """A started scripted model; ``base_url`` is what OpenAI/Anthropic clients are given."""
 
-    def __init__(self, script: Script | str | Path, *, port: int = 0, record: str | Path | None = None, api_key: str | None = None) -> None:
+    def __init__(
+        self, script: Script | str | Path, *, port: int = 0, record: str | Path | None = None, api_key: str | None = None, host: str = "127.0.0.1"
+    ) -> None:
+        """``host``: where it listens — loopback, or (an agent in a container) the host's address
+        on the world's private network, which only that network's containers reach."""
         self.script = script if isinstance(script, Script) else load_script(script)
         self.log = RequestLog(Path(record) if record else None)
         self._app = create_app(self.script, self.log, api_key=api_key)
         self._port = port
+        self._host = host
         self._loop: WorldLoop | None = None
         self._handle: AsgiServer | None = None
 
     def start(self) -> ScriptedModelServer:
         self._loop = WorldLoop(name="clawmark-scripted-model")
         try:
-            self._handle = start_asgi(self._loop, self._app, port=self._port)
+            self._handle = start_asgi(self._loop, self._app, port=self._port, host=self._host)
         except BaseException:
             self._loop.close()
             self._loop = None
@@ -41,7 +46,7 @@ class ScriptedModelServer:
 
     @property
     def url(self) -> str:
-        """``http://127.0.0.1:PORT`` (without ``/v1``)."""
+        """``http://HOST:PORT`` (without ``/v1``)."""
         assert self._handle is not None, "the scripted model is not started"
         return self._handle.url
 
