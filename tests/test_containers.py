@@ -393,6 +393,9 @@ with smtplib.SMTP(env["CLAWMARK_SMTP_HOST"], int(env["CLAWMARK_SMTP_PORT"]), tim
     smtp.send_message(msg)
 report["kb"] = httpx.post(env["CLAWMARK_NOTION_URL"] + "/v1/search", headers={"Authorization": "Bearer " + env["CLAWMARK_NOTION_TOKEN"], "Notion-Version": "2022-06-28"}, json={}).status_code
 report["addresses"] = [env["CLAWMARK_IMAP_HOST"], env["CLAWMARK_NOTION_URL"]]
+model = httpx.post(env["CLAWMARK_MODEL_URL"] + "/chat/completions", headers={"Authorization": "Bearer " + env["RELAY_TEST_KEY"]},
+                   json={"model": "scripted", "messages": [{"role": "user", "content": "hi"}], "stream": True})
+report["model"] = [env["CLAWMARK_MODEL_URL"], model.status_code]
 
 def reaches(host, port):
     try:
@@ -423,9 +426,12 @@ print(json.dumps(report))
 
 def test_a_container_isolated_agent_reaches_its_world_and_nothing_else(tmp_path: Path, servers_image: str) -> None:
     """``--agent-isolation=container``: a planted agent in its own container works with its world's
-    mail and knowledge base by name, and reaches nothing else: no port of its container's loopback
-    (the host's loopback holds the harness's and other worlds' ports), not the engine's gateway, not
-    another world's containers, no DNS; the task file is not in its view."""
+    mail and knowledge base by name and with its model provider through the harness's relay, and
+    reaches nothing else: no port of its container's loopback (the host's loopback holds the
+    harness's, the provider's and other worlds' ports), not the engine's gateway, not another
+    world's containers, no DNS; the task file is not in its view."""
+    from pytest_clawmark.agents.scripted_model import ScriptedModelServer
+
     task = tmp_path / "tasks" / "hr" / "task_isolated.py"
     task.parent.mkdir(parents=True)
     task.write_text(ISOLATED_TASK)
@@ -435,6 +441,7 @@ def test_a_container_isolated_agent_reaches_its_world_and_nothing_else(tmp_path:
     # bait: another world with its services in containers on its own network, and an embedded one
     other = World(("fs", "mail", "kb"), tmp_path / "other", user=USER, people=PEOPLE, backend="docker", agent_network=True)
     embedded = World(("fs", "mail", "kb"), tmp_path / "embedded", user=USER, people=PEOPLE)
+    provider = ScriptedModelServer(REPO / "tests/tasks/ecommerce/supplier_invoices/openclaw_script.json", api_key="sk-relay").start()
     other.start()
     embedded.start()
     try:
@@ -443,22 +450,25 @@ def test_a_container_isolated_agent_reaches_its_world_and_nothing_else(tmp_path:
         client = docker.from_env()
         ips = [c.attrs["NetworkSettings"]["Networks"][other.network.name]["IPAddress"] for c in client.networks.get(other.network.name).containers]
         ports = sorted({int(v) for e in (other.agent_env(), embedded.agent_env()) for k, v in e.items() if k.endswith("_PORT")}
-                       | {int(u.rpartition(":")[2].rstrip("/")) for u in embedded.agent_env().values() if u.startswith("http://127.0.0.1:")})
+                       | {int(u.rpartition(":")[2].rstrip("/")) for u in embedded.agent_env().values() if u.startswith("http://127.0.0.1:")}
+                       | {int(provider.url.rpartition(":")[2])})
         baits = json.dumps({"ips": ips, "ports": ports, "task": str(task)})
         r = subprocess.run(
             [sys.executable, "-m", "pytest", "tasks", "--agent=command", f"--agent-option=cmd=python3 {agent_dir / 'planted.py'} '{baits}'",
-             "--agent-isolation=container", "--clawmark-backend=docker", "--clawmark-json=out.json", f"--clawmark-evidence={tmp_path / 'evidence'}",
+             f"--agent-option=model_url={provider.base_url}", "--agent-option=pass_env=RELAY_TEST_KEY", "--agent-isolation=container", "--clawmark-backend=docker", "--clawmark-json=out.json", f"--clawmark-evidence={tmp_path / 'evidence'}",
              "-p", "no:cacheprovider", "--clawmark-progress=off", "--clawmark-turn-timeout=240"],
-            cwd=tmp_path, capture_output=True, text=True, timeout=600,
+            cwd=tmp_path, capture_output=True, text=True, timeout=600, env={**os.environ, "RELAY_TEST_KEY": "sk-relay"},
         )  # fmt: skip
     finally:
         other.stop()
         embedded.stop()
+        provider.stop()
     doc = json.loads((tmp_path / "out.json").read_text())
     assert doc["summary"]["score"] == 1.0, r.stdout[-3000:]
     (stdout,) = list((tmp_path / "evidence").rglob("day1.stdout.txt"))
     report = json.loads(stdout.read_text().strip().splitlines()[-1])
     assert report["inbox"] == 1 and report["kb"] == 200 and report["addresses"][0] == "mail" and report["addresses"][1].startswith("http://kb:")
+    assert report["model"][1] == 200 and not report["model"][0].startswith("http://127.0.0.1") and provider.requests  # relayed, with its key
     assert report["reached"] == [] and report["dns"] is False and report["task_visible"] is False
     assert report["workspace"] and doc["run"]["isolation"] == "container"
     assert subprocess.run(["docker", "ps", "-aq", "--filter", "label=org.clawmark.agent"], capture_output=True, text=True).stdout.split() == []
@@ -542,3 +552,66 @@ def test_openclaw_in_a_container_on_the_worlds_network_scores_the_corpus_task(tm
     base_url = t["days"][0]["trace"]["extra"]["base_url"]
     assert not base_url.startswith("http://127.0.0.1"), base_url  # the model is on the world's network, not on loopback
     assert subprocess.run(["docker", "ps", "-aq", "--filter", "label=org.clawmark.agent"], capture_output=True, text=True).stdout.split() == []
+
+
+def test_openclaw_in_a_container_reaches_its_provider_through_the_relay_only(tmp_path: Path, servers_image: str) -> None:
+    """A model provider outside the world (here: a scripted one on the host's loopback that demands
+    the key) is offered to the container through the harness's relay on the world's network: the
+    agent's own key reaches it, the task scores 100%, and the relay forwards the provider's base
+    path only."""
+    from pytest_clawmark.agents.base import AgentError
+    from pytest_clawmark.agents.model_relay import ModelRelay
+    from pytest_clawmark.agents.openclaw_install import find_openclaw
+    from pytest_clawmark.agents.scripted_model import ScriptedModelServer
+
+    try:
+        find_openclaw()
+    except AgentError as exc:
+        pytest.skip(f"OpenClaw is not installed ({exc}); bash .ci/install-openclaw")
+    script = REPO / "tests/tasks/ecommerce/supplier_invoices/openclaw_script.json"
+    key = "sk-clawmark-relay-test"
+    with ScriptedModelServer(script, api_key=key) as provider:
+        out = tmp_path / "out.json"
+        r = subprocess.run(
+            [sys.executable, "-m", "pytest", "tests/tasks/ecommerce/task_supplier_invoices.py", "--agent=openclaw",
+             "--agent-option=provider=openai", f"--agent-option=base_url={provider.base_url}", "--agent-option=model=scripted",
+             "--agent-option=api_key_env=CLAWMARK_RELAY_TEST_KEY", "--agent-isolation=container", "--clawmark-backend=docker",
+             f"--clawmark-json={out}", f"--clawmark-evidence={tmp_path / 'evidence'}", "-p", "no:cacheprovider", "-q", "--clawmark-progress=off"],
+            cwd=REPO, capture_output=True, text=True, timeout=900, env={**os.environ, "CLAWMARK_RELAY_TEST_KEY": key},
+        )  # fmt: skip
+        requests, provider_url = provider.requests, provider.base_url
+    doc = json.loads(out.read_text())
+    (t,) = doc["tasks"]
+    assert (t["score"], t["errors"]) == (1.0, []), r.stdout[-3000:]
+    extra = t["days"][0]["trace"]["extra"]
+    assert extra["relayed_to"] == provider_url and extra["relayed_requests"] > 0 and not extra["base_url"].startswith("http://127.0.0.1")
+    assert requests and all(e["kind"] in ("step", "final") for e in requests)  # every request carried the key (else refused)
+
+    relay = ModelRelay(provider_url, host="127.0.0.1").start()
+    try:
+        assert httpx.get(relay.base_url.rsplit("/v1", 1)[0] + "/_scripted/requests").status_code == 403  # outside the base path
+        assert httpx.get(relay.base_url + "/../_scripted/requests").status_code in (403, 404)
+    finally:
+        relay.stop()
+
+
+def test_dovecot_holds_the_embedded_servers_limits(mail_worlds: dict[str, World]) -> None:
+    """What the agent can APPEND over IMAP is bounded as on the embedded server: its quota (storage
+    and messages, RFC 2087 GETQUOTAROOT) and the largest message; an oversized APPEND is refused
+    and stores nothing."""
+    from imapclient import IMAPClient
+    from imapclient.exceptions import IMAPClientError
+
+    from pytest_clawmark.servers.mail import limits
+
+    w = mail_worlds["docker"]
+    env = w.agent_env()
+    with IMAPClient(env["CLAWMARK_IMAP_HOST"], port=int(env["CLAWMARK_IMAP_PORT"]), ssl=False, timeout=60) as imap:
+        imap.login(env["CLAWMARK_MAIL_USER"], env["CLAWMARK_MAIL_PASSWORD"])
+        _, quotas = imap.get_quota_root("INBOX")
+        assert {q.resource: q.limit for q in quotas} == {"STORAGE": limits.STORE_QUOTA_BYTES // 1024, "MESSAGE": limits.STORE_QUOTA_MESSAGES}
+        big = b"Subject: big\r\n\r\n" + (b"x" * 998 + b"\r\n") * (limits.MAX_MESSAGE_BYTES // 1000 + 10)
+        with pytest.raises(IMAPClientError):
+            imap.append("INBOX", big)
+        imap.append("INBOX", b"Subject: small\r\n\r\nfits\r\n")
+    assert [m.subject for m in w.mail.inbox()] == ["small"]

@@ -40,6 +40,7 @@ import uuid
 from collections.abc import Mapping
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from .base import FAILED, INFRA_ERROR, OK, TIMEOUT, AgentError, AgentSession, TurnTrace
 from .process import NotStarted, exit_reason, run_agent_process, tail
@@ -102,6 +103,12 @@ class CommandAgent:
         """What the command line names that the sandbox shows read-only (:mod:`.visibility`)."""
         self.pass_env = [n.strip() for n in re.split(r"[:,]", self.options.get("pass_env", "")) if n.strip()]
         self.image = self.options.get("image", "").strip() or DEFAULT_IMAGE
+        self.model_url = self.options.get("model_url", "").strip().rstrip("/")
+        """The agent's model provider (its base URL), given to the agent as ``$CLAWMARK_MODEL_URL``;
+        in a container, through the harness's relay on the world's network (agents/model_relay.py)."""
+        if self.model_url and not re.match(r"https?://[^/\s]+", self.model_url):
+            raise AgentError(f"model_url={self.model_url!r} is not an http(s) URL")
+        self.relay: Any = None
         """``--agent-isolation=container``: the image the command runs in (its interpreter, its libraries)."""
         self.session: AgentSession | None = None
         self.sandbox: Sandbox | ContainerSandbox | None = None
@@ -119,6 +126,10 @@ class CommandAgent:
             except IsolationError as exc:
                 raise AgentError(f"cannot isolate the command agent: {exc}") from None
             self.isolation = CONTAINER
+            if self.model_url:
+                from .model_relay import ModelRelay
+
+                self.relay = ModelRelay(self.model_url, host=session.isolation.gateway or "127.0.0.1").start()
             return
         try:
             self.sandbox = Sandbox(
@@ -222,6 +233,8 @@ class CommandAgent:
         }
         env.update({name: os.environ[name] for name in self.pass_env if name in os.environ})  # asked for by name
         env.update(self.session.env)
+        if self.model_url:
+            env["CLAWMARK_MODEL_URL"] = self.relay.base_url if self.relay is not None else self.model_url
         env.update(
             CLAWMARK_DAY=str(day),
             CLAWMARK_NOW=clock.isoformat(),
@@ -325,6 +338,9 @@ class CommandAgent:
         return ""
 
     def stop(self) -> None:
+        if self.relay is not None:
+            self.relay.stop()
+            self.relay = None
         self.session = None
         self.sandbox = None
 

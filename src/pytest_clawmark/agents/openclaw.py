@@ -14,6 +14,7 @@ After every day the session transcript is exported next to the run's evidence.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import os
@@ -81,6 +82,8 @@ class OpenClawAgent:
         self.isolation = "none"  # what the trial records as in effect (see agents/sandbox.py)
         self.session_id = ""
         self.model_server: Any = None
+        self.relay: Any = None  # the provider relayed onto the world's network (container isolation)
+        self.upstream = ""
         self._seen_events = 0
 
     # -- before the run ----------------------------------------------------------------------------
@@ -93,11 +96,6 @@ class OpenClawAgent:
         sandbox OpenClaw would get checks that it shows them and that its Node runs there.
         """
         if isolation.mode == CONTAINER:
-            if self.script is None:  # the world's network has no way out: no model provider
-                raise AgentError(
-                    "--agent-isolation=container: the agent's container reaches only its world, not a model provider; "
-                    "run OpenClaw there with a scripted model (--agent-option script=...), or with --agent-isolation=bwrap"
-                )
             problem = image_problem(self.image)
             if problem:
                 raise AgentError(problem)
@@ -154,8 +152,16 @@ class OpenClawAgent:
 
             self.model_server = ScriptedModelServer(self.script, record=session.evidence_dir / "scripted-model.jsonl", host=model_host).start()
             self.settings = provider_settings(self.options, scripted_url=self.model_server.url, scripted_model=self.script.model)
+        elif isinstance(self.sandbox, ContainerSandbox):  # the provider, relayed onto the world's network
+            from .model_relay import ModelRelay
+
+            self.upstream = self.settings.base_url
+            self.key = api_key(self.settings)  # by the provider's own URL (a loopback one may go without)
+            self.relay = ModelRelay(self.upstream, host=model_host).start()
+            self.settings = dataclasses.replace(self.settings, base_url=self.relay.base_url)
         # the scripted model is ours and needs no key (on loopback, or on the world's network)
-        self.key = NO_KEY if self.script is not None else api_key(self.settings)
+        if self.relay is None:
+            self.key = NO_KEY if self.script is not None else api_key(self.settings)
         root = session.home / "openclaw"
         self.state_dir = root / "state"
         self.agent_workspace = root / "agent-workspace"
@@ -288,6 +294,7 @@ class OpenClawAgent:
                 "model": self.settings.model_ref,
                 "api": self.settings.provider,
                 "base_url": self.settings.base_url,
+                **({"relayed_to": self.upstream, "relayed_requests": self.relay.requests} if self.relay else {}),
                 "assistant_turns": digest.assistant_turns,
                 "model_errors": digest.model_errors,
                 "run_seconds": _duration(result),
@@ -303,6 +310,9 @@ class OpenClawAgent:
         if self.model_server is not None:
             self.model_server.stop()
             self.model_server = None
+        if self.relay is not None:
+            self.relay.stop()
+            self.relay = None
         self.session = None
         self.sandbox = None
 

@@ -51,6 +51,7 @@ SMTP_PORT = 587
 FILTER_PORT = 10025
 LOG_DIR = Path("/var/log/clawmark")
 DOVECOT_USERS = Path("/etc/dovecot/clawmark-users")
+DOVECOT_LIMITS = Path("/etc/dovecot/clawmark-limits.conf")
 POSTFIX_SENDERS = Path("/etc/postfix/clawmark-senders")
 INDEX_DIR = Path("/var/lib/clawmark-index")
 AUTH_SOCKET = Path("/var/spool/postfix/private/auth")
@@ -181,6 +182,14 @@ def configure(passwords: dict[str, str], data: Path, uid: int, gid: int) -> None
         "smtpd_recipient_limit": limits.MAX_RECIPIENTS,
         "smtpd_client_connection_count_limit": limits.MAX_SMTP_CONNECTIONS,
     })
+    # what the agent may APPEND over IMAP: the embedded server's limits, per account
+    DOVECOT_LIMITS.write_text(
+        "plugin {\n"
+        f"  quota_rule = *:storage={limits.STORE_QUOTA_BYTES // limits.KIB}k:messages={limits.STORE_QUOTA_MESSAGES}\n"
+        f"  quota_max_mail_size = {limits.MAX_MESSAGE_BYTES // limits.KIB}k\n"
+        "}\n"
+        f"mail_max_userip_connections = {limits.MAX_IMAP_CONNECTIONS}\n"
+    )
     for folder in (LOG_DIR, INDEX_DIR):
         folder.mkdir(parents=True, exist_ok=True)
     os.chown(INDEX_DIR, uid, gid)
