@@ -202,27 +202,57 @@ def vendors_kept(world):
     assert [r["Name"] for r in world.kb.rows("Vendors")] == ["Acme"], "the vendors changed"
 """
 
-KILLER = "import os, subprocess\nif os.environ['CLAWMARK_DAY'] == '1':\n    label = 'org.clawmark.world=' + os.path.join(os.path.dirname(os.getcwd()), 'services', 'kb')\n    ids = subprocess.run(['docker', 'ps', '-q', '--filter', 'label=' + label], capture_output=True, text=True).stdout.split()\n    subprocess.run(['docker', 'rm', '-f', *ids], capture_output=True)\n"
-"""Stands in for the engine losing a container mid-day (the agent itself never reaches the engine)."""
+KILLER = """import os, subprocess, sys
+if os.environ['CLAWMARK_DAY'] == '1':
+    label = 'org.clawmark.world=' + os.path.join(os.path.dirname(os.getcwd()), 'services', 'kb')
+    ids = subprocess.run(['docker', 'ps', '-q', '--filter', 'label=' + label], capture_output=True, text=True).stdout.split()
+    if sys.argv[1] == 'remove':
+        subprocess.run(['docker', 'rm', '-f', *ids], capture_output=True)
+    else:
+        subprocess.run(['docker', 'exec', *ids, '/opt/clawmark/bin/python', '-c', 'import os, signal; os.kill(1, signal.SIGTERM)'], capture_output=True)
+        subprocess.run(['docker', 'wait', *ids], capture_output=True)
+"""
+"""Stands in for the engine losing a container mid-day (``remove``: the agent itself never reaches
+the engine), or for a server that ends itself while serving the agent (``exit``: as if what it was
+sent crashed it)."""
 
 
-def test_a_container_lost_during_a_day_errors_the_trial_and_is_never_the_agents_score(tmp_path: Path, servers_image: str) -> None:
+def _run_killer(tmp_path: Path, mode: str) -> tuple[dict, str]:
     task = tmp_path / "tasks" / "hr" / "task_vendors.py"
     task.parent.mkdir(parents=True)
     task.write_text(KB_TASK)
     agent = tmp_path / "killer.py"
     agent.write_text(KILLER)
     r = subprocess.run(
-        [sys.executable, "-m", "pytest", "tasks", "--agent=command", f"--agent-option=cmd={sys.executable} {agent}", "--agent-option=pass_env=DOCKER_HOST",
+        [sys.executable, "-m", "pytest", "tasks", "--agent=command", f"--agent-option=cmd={sys.executable} {agent} {mode}", "--agent-option=pass_env=DOCKER_HOST",
          f"--agent-option=path={os.environ.get('PATH', '')}", "--agent-isolation=none", "--clawmark-backend=docker", "--clawmark-json=out.json",
          "-p", "no:cacheprovider", "--clawmark-progress=off"],
         cwd=tmp_path, capture_output=True, text=True, timeout=300,
     )  # fmt: skip
-    doc = json.loads((tmp_path / "out.json").read_text())
+    return json.loads((tmp_path / "out.json").read_text()), r.stdout[-3000:]
+
+
+def test_a_container_lost_during_a_day_errors_the_trial_and_is_never_the_agents_score(tmp_path: Path, servers_image: str) -> None:
+    doc, out = _run_killer(tmp_path, "remove")
     t = doc["tasks"][0]
-    assert t["status"] == "errored" and doc["summary"]["score"] is None and doc["summary"]["errored_trials"] == 1, r.stdout[-3000:]
+    assert t["status"] == "errored" and doc["summary"]["score"] is None and doc["summary"]["errored_trials"] == 1, out
     assert "a service of the world stopped answering: kb: the kb container" in t["errors"][0], t["errors"]
     assert all(c["outcome"] != "failed" for c in t["checkers"]), t["checkers"]  # nothing is counted against the agent
+
+
+def test_a_service_that_stops_by_itself_while_the_agent_works_breaks_the_world_and_stays_in_the_score(tmp_path: Path, servers_image: str) -> None:
+    doc, out = _run_killer(tmp_path, "exit")
+    t = doc["tasks"][0]
+    assert t["status"] == "complete" and not t["errors"] and doc["summary"]["errored_trials"] == 0, (out, t["errors"])
+    assert doc["summary"]["score"] == 0.0, out  # measured, and nothing earned
+    (checker,) = t["checkers"]
+    assert checker["outcome"] == "failed", checker
+    assert checker["message"] == (
+        "not evaluated: the world was broken by the agent (a service stopped during day 1's turn: "
+        "the kb service's server stopped by itself (exit code 0))"
+    ), checker
+    days = {d["day"]: d for d in t["days"]}
+    assert days[1]["status"] == "world-broken" and days[2]["status"] == "not-run", days
 
 
 def test_clawmark_serve_and_check_on_the_docker_backend(servers_image: str) -> None:

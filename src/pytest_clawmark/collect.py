@@ -200,6 +200,8 @@ class TurnItem(_TaskItem):
             raise TurnFailed(self._broken)
         try:
             trace = _run(self).run_turn(self.turn)
+        except WorldBroken as exc:  # a service the agent's requests ended: a failed turn, scored
+            raise TurnFailed(str(exc)) from None
         except RunTimeLimit as exc:
             _stop_session(self, str(exc))
             pytest.skip(f"clawmark: {exc}")

@@ -369,6 +369,19 @@ class TrialRun:
             time.sleep(self.settings.retry_backoff * 2 ** (len(attempts) - 1))
         if attempts:
             trace.extra["retried_infra_errors"] = attempts
+        crashed = [] if self.is_twin else world.crashed()
+        if crashed:  # the agent's requests ended a service: its doing, and the trial stays in the score
+            detail = "; ".join(crashed)
+            self.played.add(turn.day)
+            self.record.world_broken = {"day": turn.day, "error": detail, "cause": f"a service stopped during day {turn.day}'s turn"}
+            self.record.days.append(
+                DayRecord(turn.day, turn.name, turn.clock_text, "world-broken", seconds=round(trace.seconds, 3), message_chars=len(message), trace=trace.summary(), error=detail)
+            )
+            gone = "; ".join(world.unavailable())  # with the containers' logs, for the task's author
+            raise WorldBroken(
+                f"day {turn.day} ({turn.name}): the world was broken by the agent: {detail} while it worked; "
+                f"the agent's remaining checkers fail\n{gone}"
+            )
         gone = world.unavailable()  # a container that stopped during the day: not a measurement of the agent
         if gone:
             self.record.errors.append(f"day {turn.day}: a service of the world stopped answering: {gone[0]}")
@@ -458,7 +471,8 @@ class TrialRun:
         broken = self.record.world_broken
         upstream = self.task.origin == "upstream"
         if broken is not None and checker.day_index >= broken["day"] and not checker.redline and not (upstream and checker.is_final):
-            return self._settle(checker, FAILED, f"not evaluated: the world was broken by the agent (day {broken['day']}'s setup failed: {broken['error']})")
+            cause = broken.get("cause") or f"day {broken['day']}'s setup failed"
+            return self._settle(checker, FAILED, f"not evaluated: the world was broken by the agent ({cause}: {broken['error']})")
         try:
             world = self.start()
         except Exception as exc:
@@ -471,9 +485,11 @@ class TrialRun:
             if violation is not None:
                 return violation
         exception = ""
+        # a read of a service the agent crashed (world_broken with a cause): not infrastructure
+        infra = isinstance(exc, ServiceUnavailable) and not (broken is not None and "cause" in broken and checker.day_index >= broken["day"])
         if outcome == ERROR and upstream:  # its ctx.workspace copies live in the world's folder: same text on every run
             message = message.replace(str(world.root), "<world>")
-        if outcome == ERROR and not self.is_twin and upstream and self.settings.upstream_exceptions != "error" and not isinstance(exc, ServiceUnavailable):
+        if outcome == ERROR and not self.is_twin and upstream and self.settings.upstream_exceptions != "error" and not infra:
             if self.settings.upstream_exceptions == "false":
                 outcome, message = FAILED, f"raised {message}: False, as upstream's runner counts an exception"
             else:
@@ -482,7 +498,7 @@ class TrialRun:
                     f"the checker raised on the state the agent left ({message}); counted as failed "
                     "(an upstream-format task has no reference solution to show it is the task's fault)"
                 )
-        elif outcome == ERROR and isinstance(exc, ServiceUnavailable):
+        elif outcome == ERROR and infra:
             pass  # infrastructure: an error (the trial is excluded), whatever the twin would say
         elif outcome == ERROR and not self.is_twin and not upstream:
             if broken is not None and checker.day_index >= broken["day"]:

@@ -64,7 +64,7 @@ from .sandbox import (
     probe_folders,
     wait_until_gone,
 )
-from .container_sandbox import DEFAULT_IMAGE, ContainerSandbox, container_fault, image_problem
+from .container_sandbox import DEFAULT_IMAGE, ContainerSandbox, DayContainer, image_problem
 from .live import TraceCounter, live_file, publishing
 from .tracefile import read_trace
 from .visibility import command_binds
@@ -254,13 +254,11 @@ class CommandAgent:
         err_path = session.evidence_dir / f"day{day}.stderr.txt"
         env = self.environment(day, clock, message_file, trace_file)
         marker = f"{session.task_id}-{uuid.uuid4().hex[:12]}-day{day}"
-        in_container = isinstance(self.sandbox, ContainerSandbox)
-        info_read, info_write = os.pipe() if self.sandbox.active and not in_container else (-1, -1)
-        container = f"clawmark-agent-{uuid.uuid4().hex[:16]}"
+        box = DayContainer(self.sandbox) if isinstance(self.sandbox, ContainerSandbox) else None
+        info_read, info_write = os.pipe() if self.sandbox.active and box is None else (-1, -1)
         try:
-            if isinstance(self.sandbox, ContainerSandbox):
-                argv = self.sandbox.wrap(self.argv, cwd=session.workspace, env=env, name=container, writable=[io_dir])
-                run_env = self.sandbox.client_env(env)
+            if box is not None:
+                argv, run_env = box.command(self.argv, cwd=session.workspace, env=env, writable=[io_dir])
             else:
                 argv = self.sandbox.wrap(self.argv, cwd=session.workspace, writable=[io_dir], info_fd=info_write if info_write >= 0 else None)
                 run_env = env
@@ -271,7 +269,7 @@ class CommandAgent:
                     pass_fds=(info_write,) if info_write >= 0 else (),
                 )  # fmt: skip
             # the engine is asked about a failed start before its container goes
-            engine_fault = container_fault(result.returncode or 0, container, err_path) if in_container and not result.timed_out else ""
+            engine_fault = box.fault(result.returncode, err_path, timed_out=result.timed_out) if box is not None else ""
         except NotStarted as exc:
             # the command never started: the harness's problem (see preflight), not the agent's
             return TurnTrace(status=INFRA_ERROR, detail=str(exc), extra={"isolation": self.isolation})
@@ -279,14 +277,14 @@ class CommandAgent:
             _close(info_write)
             if info_read >= 0:  # every process of the sandbox has ended before we go on
                 wait_until_gone(_read_all(info_read))
-            if in_container:  # the client may be gone (the time limit), its container not
-                ContainerSandbox.remove(container)
+            if box is not None:
+                box.remove()
         status, detail = OK, ""
         if result.timed_out:
             status, detail = TIMEOUT, f"overran the {session.time_limit:g} s turn limit; process group killed"
         elif result.returncode != 0:
             status, detail = FAILED, f"exited with status {result.returncode}{exit_reason(result, self.sandbox.active)}{_last_line(err_path)}"
-            fault = engine_fault if in_container else self._sandbox_fault(result.returncode or 0, out_path, err_path, trace_file, io_dir, env)
+            fault = engine_fault if box is not None else self._sandbox_fault(result.returncode or 0, out_path, err_path, trace_file, io_dir, env)
             if fault:
                 status, detail = INFRA_ERROR, fault
         trace = TurnTrace(

@@ -27,6 +27,7 @@ import json
 import os
 import shutil
 import subprocess
+import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
@@ -126,6 +127,29 @@ class ContainerSandbox:
         """Remove the day's container (killing whatever of the agent still runs in it)."""
         subprocess.run([docker_cli(), "rm", "--force", name], capture_output=True, timeout=60, check=False)
 
+
+
+class DayContainer:
+    """One day of an agent in a container: its ``docker run`` line, the engine's verdict when the
+    run failed, and its removal (whatever happened) — the same three steps for every agent adapter."""
+
+    def __init__(self, sandbox: ContainerSandbox) -> None:
+        self.sandbox = sandbox
+        self.name = f"clawmark-agent-{uuid.uuid4().hex[:16]}"
+
+    def command(
+        self, argv: Sequence[str], *, cwd: Path, env: Mapping[str, str], writable: Iterable[Path] = (), keep_path: bool = False
+    ) -> tuple[list[str], dict[str, str]]:
+        """The client's command line and its environment (see :meth:`ContainerSandbox.wrap`)."""
+        return self.sandbox.wrap(argv, cwd=cwd, env=env, name=self.name, writable=writable, keep_path=keep_path), self.sandbox.client_env(env)
+
+    def fault(self, returncode: int | None, err_path: Path, *, timed_out: bool) -> str:
+        """The engine's error when it, not the agent, failed the day (ask before :meth:`remove`)."""
+        return "" if timed_out else container_fault(returncode or 0, self.name, err_path)
+
+    def remove(self) -> None:
+        """The client may be gone (the time limit), its container not: nothing of the day outlives it."""
+        ContainerSandbox.remove(self.name)
 
 
 def container_fault(returncode: int, name: str, err_path: Path) -> str:

@@ -19,8 +19,7 @@ from urllib.parse import urlparse
 
 import httpx
 
-from ..world.asgi import AsgiServer, start_asgi, stop_asgi
-from ..world.loop import WorldLoop
+from ..world.asgi import StandaloneAsgi
 
 MAX_REQUEST_BYTES = 32 * 1024 * 1024
 """A request the agent sends its model (a long conversation with images) stays below this."""
@@ -37,30 +36,18 @@ class ModelRelay:
         self.upstream = upstream.rstrip("/")
         self._origin = f"{parsed.scheme}://{parsed.netloc}"
         self._base_path = parsed.path.rstrip("/")
-        self._host = host
-        self._loop: WorldLoop | None = None
-        self._handle: AsgiServer | None = None
+        self._server = StandaloneAsgi(self._app, name="clawmark-model-relay", host=host)
         self._client: httpx.AsyncClient | None = None
         self.requests = 0
 
     def start(self) -> "ModelRelay":
-        async def app(scope: dict[str, Any], receive: Callable[..., Any], send: Callable[..., Any]) -> None:
-            await self._app(scope, receive, send)  # a plain coroutine function: uvicorn takes it for ASGI 3
-
-        self._loop = WorldLoop(name="clawmark-model-relay")
-        try:
-            self._handle = start_asgi(self._loop, app, host=self._host)
-        except BaseException:
-            self._loop.close()
-            self._loop = None
-            raise
+        self._server.start()
         return self
 
     @property
     def base_url(self) -> str:
         """What the agent is given instead of the provider's base URL."""
-        assert self._handle is not None, "the model relay is not started"
-        return self._handle.url + self._base_path
+        return self._server.url + self._base_path
 
     async def _app(self, scope: dict[str, Any], receive: Callable[..., Any], send: Callable[..., Any]) -> None:
         if scope["type"] != "http":
@@ -103,19 +90,8 @@ class ModelRelay:
             await response.aclose()
 
     def stop(self) -> None:
-        if self._loop is None:
-            return
         client, self._client = self._client, None
-        try:
-            if client is not None:
-                self._loop.call(client.aclose, timeout=5)
-            stop_asgi(self._loop, self._handle)
-        except Exception:  # the loop is going away anyway
-            pass
-        finally:
-            self._loop.close()
-            self._loop = None
-            self._handle = None
+        self._server.stop(client.aclose if client is not None else None)
 
 
 async def _plain(send: Callable[..., Any], status: int, text: str) -> None:

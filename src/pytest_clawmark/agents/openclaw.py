@@ -25,11 +25,11 @@ from pathlib import Path
 from typing import Any
 
 from ..world.untrusted_fs import neutralise, write_replacing
-from .base import OK, TIMEOUT, AgentError, AgentSession, TurnTrace
+from .base import INFRA_ERROR, OK, TIMEOUT, AgentError, AgentSession, TurnTrace
 from .openclaw_config import NO_KEY, api_key, build_config, provider_settings
 from .openclaw_install import MIN_NODE_MAJOR, find_openclaw, install_hint
 from .openclaw_persona import day_header, write_persona_files
-from .container_sandbox import DEFAULT_IMAGE, ContainerSandbox, image_problem
+from .container_sandbox import DEFAULT_IMAGE, ContainerSandbox, DayContainer, image_problem
 from .live import SessionStoreCounter, live_file, publishing
 from .openclaw_trace import classify, digest_day, export_transcript, parse_result, transcript_truncated
 from .process import RUN_MARKER, NotStarted, exit_reason, run_agent_process, tail
@@ -237,11 +237,11 @@ class OpenClawAgent:
         requests_before = len(self.model_server.log.entries) if self.model_server else 0
         before = self._live_count()  # the session's calls of earlier days are not this day's
         env = self.environment(day, clock)
-        container = f"clawmark-agent-{uuid.uuid4().hex[:16]}"
+        box = DayContainer(self.sandbox) if isinstance(self.sandbox, ContainerSandbox) else None
+        engine_fault = ""
         try:
-            if isinstance(self.sandbox, ContainerSandbox):
-                argv = self.sandbox.wrap(self.command(message_file), cwd=session.workspace, env=env, name=container, keep_path=True)
-                run_env = self.sandbox.client_env(env)
+            if box is not None:
+                argv, run_env = box.command(self.command(message_file), cwd=session.workspace, env=env, keep_path=True)
             else:
                 argv, run_env = self.sandbox.wrap(self.command(message_file), cwd=session.workspace), env
             with publishing(live_file(session.evidence_dir, day), lambda: self._live_count() - before):
@@ -249,11 +249,13 @@ class OpenClawAgent:
                     argv, cwd=session.workspace, env=run_env, marker=self.run_marker(day), limits=session.limits,
                     time_limit=session.time_limit, stdout_path=out_path, stderr_path=err_path,
                 )  # fmt: skip
+            if box is not None:  # the engine is asked about a failed start before its container goes
+                engine_fault = box.fault(run.returncode, err_path, timed_out=run.timed_out)
         except NotStarted as exc:
             raise AgentError(f"cannot run {self.install.openclaw}: {exc}") from None
         finally:
-            if isinstance(self.sandbox, ContainerSandbox):  # nothing of the day outlives it
-                ContainerSandbox.remove(container)
+            if box is not None:
+                box.remove()
         # nothing the agent started outlived its day (background jobs, a runtime still shutting
         # down after an overrun: run_agent_process killed them); links or special files it
         # planted in its evidence folder go before the harness writes the transcript there
@@ -266,6 +268,8 @@ class OpenClawAgent:
         stderr_tail = tail(err_path)
         if run.timed_out:
             status, detail = TIMEOUT, f"overran the {session.time_limit:g} s turn limit; process group killed"
+        elif engine_fault:
+            status, detail = INFRA_ERROR, engine_fault
         else:
             status, detail = classify(run.returncode, result, digest, err_path.read_text(encoding="utf-8", errors="replace"))
             if status != OK:

@@ -33,6 +33,9 @@ READY_TIMEOUT_S = 30.0
 LABEL = "org.clawmark.world"
 """Label on every container a world starts (its value: the world's folder)."""
 PID_LABEL = "org.clawmark.pid"
+MEMORY_LIMIT = "2g"
+"""A service container's memory (swap included): what the agent stores is bounded by the services'
+own quotas far below this, so reaching it is the agent's doing (see :meth:`ServiceContainer.crash`)."""
 
 
 class ContainerError(ServiceUnavailable):
@@ -65,7 +68,7 @@ class ServiceContainer:
         for port in (PORT, *ports):
             container.ports[f"{port}/tcp"] = ("127.0.0.1", None)  # type: ignore[assignment]
         self._ports = ports
-        kwargs: dict[str, Any] = {"labels": {LABEL: world, PID_LABEL: str(os.getpid())}}
+        kwargs: dict[str, Any] = {"labels": {LABEL: world, PID_LABEL: str(os.getpid())}, "mem_limit": MEMORY_LIMIT, "memswap_limit": MEMORY_LIMIT}
         if data is not None:
             container = container.with_volume_mapping(str(data), "/data", "rw")
             if not as_root:
@@ -76,8 +79,10 @@ class ServiceContainer:
         self.host_ports: dict[int, int] = {}
         """The loopback port each of ``ports`` is published on."""
         self.http: httpx.Client | None = None
+        self._started = 0.0
 
     def start(self) -> "ServiceContainer":
+        self._started = time.time()
         try:
             self._container.start()
             port = self._container._get_exposed_port(PORT)
@@ -127,6 +132,38 @@ class ServiceContainer:
         except ContainerError as exc:
             return str(exc)
         return ""
+
+    def crash(self) -> str:
+        """Why the container's own server ended it ('' while it runs, or when it was ended from outside).
+
+        Why this distinction: a service that stops during the agent's turn cannot be read, and
+        whether the trial still counts depends on who stopped it. The engine's events say: a
+        ``kill`` event is the engine stopping it (``docker kill``/``stop``/``rm`` by an operator or
+        a harness), a SIGKILL without one is the host (its OOM killer, ``kill -9``) — both the
+        infrastructure's, and the trial is an error. What is left is the server ending by itself
+        while serving the agent (it crashed on what it was sent, or filled its memory limit): the
+        agent's doing, or an agent could remove its own trial from the score by crashing a service.
+        The answer is one deterministic sentence (no log, no time), as checkers quote it.
+        """
+        try:
+            wrapped = self._container.get_wrapped_container()
+            wrapped.reload()
+            state = wrapped.attrs.get("State", {})
+            if state.get("Status") not in ("exited", "dead"):
+                return ""
+            client = wrapped.client
+            events = client.events(since=int(self._started) - 1, until=int(time.time()) + 1, filters={"container": wrapped.id}, decode=True)
+            actions = {str(e.get("Action") or e.get("status") or "") for e in events}
+        except Exception:  # removed, or the engine is gone: not something the agent did
+            return ""
+        if "kill" in actions or "stop" in actions or "destroy" in actions:
+            return ""
+        code = state.get("ExitCode")
+        if state.get("OOMKilled") or "oom" in actions:
+            return f"the {self.service} service ran out of its {MEMORY_LIMIT} memory limit and stopped"
+        if code == 137:
+            return ""
+        return f"the {self.service} service's server stopped by itself (exit code {code})"
 
     def logs(self, lines: int = 15) -> str:
         try:

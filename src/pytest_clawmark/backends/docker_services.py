@@ -28,8 +28,7 @@ import httpx
 
 from ..world.calendar import DEFAULT_CALENDAR, CalendarService
 from ..servers.mail.container import IMAP_PORT, SMTP_PORT
-from ..servers.mail.delivery import SENT_LEDGER
-from ..servers.mail.store import _home_dir
+from ..servers.mail.delivery import sent_on_disk
 from ..world.kb import KbService
 from ..world.mail import MailService
 from ..world.sheets import SheetsService
@@ -106,6 +105,11 @@ class _InContainer:
         if self.container is None:
             return ""
         return self.container.problem()
+
+    def crashed(self) -> str:
+        if self.container is None:
+            return ""
+        return self.container.crash()
 
     @property
     def url(self) -> str:
@@ -211,8 +215,7 @@ class DockerMail(_InContainer, MailService):
                     os.lchown(name, uid, gid)
 
     def snapshot(self) -> dict[str, Any]:
-        ledger = self.ctx.root / "maildir" / _home_dir(SENT_LEDGER)
-        self._postmaster.submissions = sum(len(os.listdir(ledger / sub)) for sub in ("cur", "new") if (ledger / sub).is_dir())
+        self._postmaster.submissions = sent_on_disk(self.ctx.root / "maildir")
         return super().snapshot()
 
 

@@ -275,3 +275,63 @@ def stop_asgi(loop: WorldLoop, handle: AsgiServer | None) -> None:
                 pass
 
     loop.call(_stop)
+
+
+class StandaloneAsgi:
+    """An ASGI app served on its own private loop and thread: for the harness's side servers.
+
+    Why: the scripted model and the model relay are not part of a world (they belong to the agent
+    adapter), so they cannot use the world's loop; both need the same start/stop discipline —
+    a loop that is closed even when start-up fails, and a quick stop. The app is wrapped in a
+    plain coroutine function so uvicorn always takes it for ASGI 3 (a bound method or a callable
+    object would be guessed as ASGI 2).
+    """
+
+    def __init__(self, app: Any, *, name: str, host: str = "127.0.0.1", port: int = 0) -> None:
+        self._app = app
+        self._name = name
+        self._host = host
+        self._port = port
+        self.loop: WorldLoop | None = None
+        self._handle: AsgiServer | None = None
+
+    def start(self) -> "StandaloneAsgi":
+        app = self._app
+
+        async def asgi3(scope: Any, receive: Any, send: Any) -> None:
+            await app(scope, receive, send)
+
+        self.loop = WorldLoop(name=self._name)
+        try:
+            self._handle = start_asgi(self.loop, asgi3, port=self._port, host=self._host)
+        except BaseException:
+            self.loop.close()
+            self.loop = None
+            raise
+        return self
+
+    @property
+    def started(self) -> bool:
+        return self._handle is not None
+
+    @property
+    def url(self) -> str:
+        """``http://HOST:PORT``."""
+        assert self._handle is not None, f"{self._name} is not started"
+        return self._handle.url
+
+    def stop(self, cleanup: Any = None) -> None:
+        """Stop serving and close the loop; ``cleanup`` (a coroutine function) runs on the loop first."""
+        if self.loop is None:
+            return
+        try:
+            if cleanup is not None:
+                try:
+                    self.loop.call(cleanup, timeout=5)
+                except Exception:  # the loop is going away anyway
+                    pass
+            stop_asgi(self.loop, self._handle)
+        finally:
+            self.loop.close()
+            self.loop = None
+            self._handle = None

@@ -141,6 +141,11 @@ class Service(abc.ABC):
         """'' while the service answers; else why not (checked after each agent turn)."""
         return ""
 
+    def crashed(self) -> str:
+        """'' unless the service's server stopped by itself — what the agent sent crashed it or
+        filled its memory (a container's; see ``backends.containers``): the agent's doing."""
+        return ""
+
     def clock_changed(self, now: datetime) -> None:
         """The world's clock moved (a new turn). Embedded services read ``ctx.clock`` when they
         need it; a service in a container is told (see ``backends.docker_services``)."""

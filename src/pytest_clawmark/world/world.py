@@ -223,6 +223,11 @@ class World:
         """Why services stopped answering (checked after each agent turn; embedded ones never do)."""
         return [f"{name}: {why}" for name, svc in self._services.items() if (why := svc.unavailable())]
 
+    def crashed(self) -> list[str]:
+        """The services whose server stopped by itself (checked after each agent turn, before
+        :meth:`unavailable`): one deterministic sentence each."""
+        return [why for svc in self._services.values() if (why := svc.crashed())]
+
     def backends(self) -> dict[str, str]:
         """Where each service of this world runs (``local`` or ``docker``), by name."""
         return {name: backend_of(name, self.backend) for name in self.names}

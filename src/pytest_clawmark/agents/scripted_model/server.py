@@ -11,8 +11,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from ...world.asgi import AsgiServer, start_asgi, stop_asgi
-from ...world.loop import WorldLoop
+from ...world.asgi import StandaloneAsgi
 from .app import RequestLog, create_app
 from ...foreground import serve_until_signalled
 from .script import Script, ScriptError, load_script
@@ -28,27 +27,16 @@ class ScriptedModelServer:
         on the world's private network, which only that network's containers reach."""
         self.script = script if isinstance(script, Script) else load_script(script)
         self.log = RequestLog(Path(record) if record else None)
-        self._app = create_app(self.script, self.log, api_key=api_key)
-        self._port = port
-        self._host = host
-        self._loop: WorldLoop | None = None
-        self._handle: AsgiServer | None = None
+        self._server = StandaloneAsgi(create_app(self.script, self.log, api_key=api_key), name="clawmark-scripted-model", host=host, port=port)
 
     def start(self) -> ScriptedModelServer:
-        self._loop = WorldLoop(name="clawmark-scripted-model")
-        try:
-            self._handle = start_asgi(self._loop, self._app, port=self._port, host=self._host)
-        except BaseException:
-            self._loop.close()
-            self._loop = None
-            raise
+        self._server.start()
         return self
 
     @property
     def url(self) -> str:
         """``http://HOST:PORT`` (without ``/v1``)."""
-        assert self._handle is not None, "the scripted model is not started"
-        return self._handle.url
+        return self._server.url
 
     @property
     def base_url(self) -> str:
@@ -60,14 +48,7 @@ class ScriptedModelServer:
         return list(self.log.entries)
 
     def stop(self) -> None:
-        if self._loop is None:
-            return
-        try:
-            stop_asgi(self._loop, self._handle)
-        finally:
-            self._loop.close()
-            self._loop = None
-            self._handle = None
+        self._server.stop()
 
     def __enter__(self) -> ScriptedModelServer:
         return self.start()

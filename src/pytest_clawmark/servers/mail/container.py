@@ -41,7 +41,7 @@ from typing import Any
 from aiosmtpd.smtp import SMTP, Envelope, Session
 
 from . import limits
-from .delivery import OUTSIDE, SENT_LEDGER, Directory, Postmaster
+from .delivery import OUTSIDE, SENT_LEDGER, Directory, Postmaster, sent_on_disk
 from .smtp import HOSTNAME, SubmissionHandler
 from .smtpdata import BoundedSMTP
 from .store import MailStore, _home_dir
@@ -296,15 +296,10 @@ async def serve_mail(conf: dict[str, Any], control: Any, start_control: Callable
     control.before_read = pull_logs
     control.health = daemons_problem
 
-    ledger = data / _home_dir(SENT_LEDGER)
-
-    async def count_submissions() -> None:
-        # the Message-IDs the filter gives unnamed mail count the ledger's messages, as embedded
-        postmaster.submissions = sum(len(os.listdir(ledger / sub)) for sub in ("cur", "new") if (ledger / sub).is_dir())
-
     class Filter(BoundedSMTP):
         async def smtp_DATA(self, arg: str) -> None:
-            await count_submissions()
+            # the Message-IDs the filter gives unnamed mail count the ledger's messages, as embedded
+            postmaster.submissions = sent_on_disk(data)
             await super().smtp_DATA(arg)
 
     loop = asyncio.get_running_loop()

@@ -10,22 +10,35 @@ expects it.
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
+from pathlib import Path
 from email.utils import format_datetime
 
 from .message import AUTHENTICATED_AS, ENVELOPE_FROM, ENVELOPE_TO
 from .screening import Screened
-from .store import MailStore
+from .store import MailStore, _home_dir
 
-__all__ = ["OUTSIDE", "SENT_LEDGER", "SENT_FOLDER", "Directory", "Postmaster"]
+__all__ = ["OUTSIDE", "SENT_LEDGER", "SENT_FOLDER", "Directory", "Postmaster", "sent_on_disk"]
 
 OUTSIDE = "~outside"
 """The catch-all account: mail to anyone who is not a person of the world."""
 SENT_LEDGER = "~sent"
 """The sent ledger account: every message accepted over SMTP, with its envelope."""
 SENT_FOLDER = "Sent"
+
+
+def sent_on_disk(maildir: Path) -> int:
+    """How many messages the sent ledger holds in the maildir tree at ``maildir``.
+
+    Why from the files: on the docker backend another process (the container's submission
+    filter, or the harness's admin plane) may have written the ledger since this process last
+    counted, and :attr:`Postmaster.submissions` names default Message-IDs after that count.
+    """
+    ledger = maildir / _home_dir(SENT_LEDGER)
+    return sum(len(os.listdir(ledger / sub)) for sub in ("cur", "new") if (ledger / sub).is_dir())
 
 
 @dataclass(frozen=True)
