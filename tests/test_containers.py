@@ -555,10 +555,13 @@ def test_in_process_agents_keep_loopback_under_container_isolation(tmp_path: Pat
     assert doc["summary"]["score"] == 1.0 and doc["run"]["status"] == "complete", r.stdout[-3000:]
 
 
-def test_openclaw_in_a_container_on_the_worlds_network_scores_the_corpus_task(tmp_path: Path, servers_image: str) -> None:
-    """OpenClaw (the host's install, mounted read-only) in its own container, with its scripted
+@pytest.mark.parametrize("install", ["host", "image"])
+def test_openclaw_in_a_container_on_the_worlds_network_scores_the_corpus_task(tmp_path: Path, servers_image: str, install: str) -> None:
+    """OpenClaw in its own container — the host's install mounted read-only, or the
+    ``clawmark/openclaw`` image's own (the host's install hidden from the run) — with its scripted
     model offered on the host's address of the world's network: a three-day corpus task over mail,
-    calendar, knowledge base and sheets scores 100%, each day in a new container."""
+    calendar, knowledge base and sheets scores 100%, each day in a new container, and the
+    transcripts are read (by the image's Node, for the image)."""
     from pytest_clawmark.agents.base import AgentError
     from pytest_clawmark.agents.openclaw_install import find_openclaw
 
@@ -566,19 +569,34 @@ def test_openclaw_in_a_container_on_the_worlds_network_scores_the_corpus_task(tm
         find_openclaw()
     except AgentError as exc:
         pytest.skip(f"OpenClaw is not installed ({exc}); bash .ci/install-openclaw")
+    env = dict(os.environ)
+    options = []
+    if install == "image":
+        with open(Path(os.environ.get("TMPDIR", "/tmp")) / "clawmark-images.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not current_tag("openclaw"):
+                build_all(base=None, base_from_debootstrap=True, cache=tmp_path / "images", log=lambda line: None, openclaw=True)
+        options = ["--agent-option=image=clawmark/openclaw"]
+        # the run finds no OpenClaw or Node on the host: only the image's can serve it
+        env["CLAWMARK_OPENCLAW_DIR"] = str(tmp_path / "no-openclaw")
+        env["PATH"] = os.pathsep.join(p for p in env["PATH"].split(os.pathsep) if not (Path(p) / "openclaw").exists() and not (Path(p) / "node").exists())
     out = tmp_path / "out.json"
     r = subprocess.run(
         [sys.executable, "-m", "pytest", "tasks/research_assistant/task_grant_report.py", "--agent=openclaw",
-         "--agent-option=script=tasks/research_assistant/grant_report/openclaw_script.json", "--agent-isolation=container",
+         "--agent-option=script=tasks/research_assistant/grant_report/openclaw_script.json", "--agent-isolation=container", *options,
          "--clawmark-backend=docker", f"--clawmark-json={out}", f"--clawmark-evidence={tmp_path / 'evidence'}", "-p", "no:cacheprovider", "-q",
          "--clawmark-progress=off"],
-        cwd=REPO, capture_output=True, text=True, timeout=900,
+        cwd=REPO, capture_output=True, text=True, timeout=900, env=env,
     )  # fmt: skip
-    doc = json.loads(out.read_text())
+    doc = json.loads(out.read_text()) if out.exists() else {}
+    assert doc, r.stdout[-3000:] + r.stderr[-2000:]
     (t,) = doc["tasks"]
     failed = [(c["id"], c["message"]) for c in t["checkers"] if c["outcome"] != "passed"]
     assert (t["score"], failed, t["errors"]) == (1.0, [], []), r.stdout[-3000:]
     assert doc["run"]["isolation"] == "container" and {d["trace"]["extra"]["isolation"] for d in t["days"]} == {"container"}
+    assert all(d["trace"]["transcript"] and d["trace"]["tool_calls"] for d in t["days"]), [d["trace"] for d in t["days"]]
+    if install == "image":
+        assert t["days"][0]["trace"]["extra"]["openclaw"].startswith("OpenClaw "), t["days"][0]["trace"]["extra"]
     base_url = t["days"][0]["trace"]["extra"]["base_url"]
     assert not base_url.startswith("http://127.0.0.1"), base_url  # the model is on the world's network, not on loopback
     assert subprocess.run(["docker", "ps", "-aq", "--filter", "label=org.clawmark.agent"], capture_output=True, text=True).stdout.split() == []

@@ -171,7 +171,7 @@ def cmd_images(args: argparse.Namespace) -> int:
 
     cache = Path(args.cache or os.environ.get("CLAWMARK_IMAGE_CACHE") or Path.home() / ".cache" / "clawmark" / "images")
     try:
-        built = build_all(base=args.base, base_from_debootstrap=args.base_from_debootstrap, cache=cache, log=log)
+        built = build_all(base=args.base, base_from_debootstrap=args.base_from_debootstrap, cache=cache, log=log, openclaw=args.openclaw)
     except ImageError as exc:
         print(f"clawmark images: {exc}", file=sys.stderr)
         return 1
@@ -241,6 +241,7 @@ def build_parser() -> argparse.ArgumentParser:
     ib = ims.add_parser("build", help="build every image of containers/ (an unchanged one is found, not rebuilt)")
     ib.add_argument("--base-from-debootstrap", action="store_true", help="make the base image from Debian packages (debootstrap, as root): no registry needed")
     ib.add_argument("--base", default=None, metavar="IMAGE", help="a local or pullable base image (default: python:3.11-slim-bookworm)")
+    ib.add_argument("--openclaw", action="store_true", help="also clawmark/openclaw: the host's OpenClaw and Node 24 (from npm) in an image, for agents on remote engines")
     ib.add_argument("--cache", default=None, metavar="DIR", help="where the wheelhouse is built (default: ~/.cache/clawmark/images, or $CLAWMARK_IMAGE_CACHE)")
     ib.set_defaults(fn=cmd_images)
     sm = sub.add_parser("scripted-model", help="serve an OpenAI/Anthropic-compatible model that replays a script; print its URL as JSON")

@@ -122,6 +122,21 @@ class ContainerSandbox:
         own = {k: os.environ[k] for k in ("DOCKER_HOST", "DOCKER_CONFIG", "DOCKER_CONTEXT") if k in os.environ}
         return {**env, **own}
 
+    def helper(self, image: str, argv: Sequence[str], *, readonly: Iterable[Path]) -> tuple[list[str], dict[str, str]]:
+        """A harness-side program of ``image`` (the Node that reads an agent's session store),
+        in a throw-away container with no network, seeing ``readonly`` only; and the client's env."""
+        uid, gid = os.getuid(), os.getgid()
+        args = [
+            docker_cli(), "run", "--rm", "--network", "none", "--user", f"{uid}:{gid}", "--cap-drop", "ALL",
+            "--security-opt", "no-new-privileges", "--read-only", "--tmpfs", "/tmp:rw,nosuid,nodev",
+            "--label", f"{AGENT_LABEL}=helper", "--label", f"org.clawmark.pid={os.getpid()}", "--entrypoint", argv[0],
+        ]  # fmt: skip
+        if self.limits.memory:
+            args += ["--memory", str(self.limits.memory)]
+        for path in readonly:
+            args += ["--volume", f"{path}:{path}:ro"]
+        return [*args, image, *argv[1:]], self.client_env({})
+
     @staticmethod
     def remove(name: str) -> None:
         """Remove the day's container (killing whatever of the agent still runs in it)."""

