@@ -46,3 +46,46 @@ def test_attached_json(world: World) -> None:
     assert attached_json(ok) == {"a": 1}
     with pytest.raises(AssertionError, match="attachment bad.json is not valid JSON"):
         attached_json(bad)
+
+
+def test_norm_and_subjects_and_names() -> None:
+    from pytest_clawmark.checks import name_key, norm, norm_subject
+
+    assert norm("  Query-Raised\n ok ") == "query-raised ok" and norm(None) == "" and norm(2.5) == "2.5"
+    assert norm_subject("Re:  Q3 \u2013 Board   pack") == norm_subject("re: q3 - board pack") == "re: q3 - board pack"
+    assert norm_subject("A\u2014B") == "a-b"
+    assert name_key("Dr. A. Haddad") == name_key(" dr a  haddad ") == "dr a haddad"
+    assert name_key(None) == ""
+
+
+@pytest.mark.parametrize(
+    "value, units, expected",
+    [
+        (2.62, (), "2.62"), ("2.62", (), "2.62"), ("1,204", (), "1204"), ("+8.0", (), "8.0"), ("-0.087", (), "-0.087"),
+        ("96.67%", (), "96.67"), ("0.087 ns", ("ns",), "0.087"), (" 72 ", (), "72"), (135000, (), "135000"), (".5", (), "0.5"),
+    ],
+)  # fmt: skip
+def test_number_reads_what_people_write(value: object, units: tuple[str, ...], expected: str) -> None:
+    from decimal import Decimal
+
+    from pytest_clawmark.checks import number
+
+    assert number(value, units=units) == Decimal(expected)
+
+
+@pytest.mark.parametrize("value", [None, True, False, "", "n/a", "1.2.3", "12 apples", "--1", "1e", [], {}])
+def test_number_is_none_for_what_is_not_a_number(value: object) -> None:
+    from pytest_clawmark.checks import number
+
+    assert number(value) is None
+
+
+def test_money_percent_and_json() -> None:
+    from decimal import Decimal
+
+    from pytest_clawmark.checks import money, parsed_json, percent
+
+    assert money("EUR 1,250.00") == money("€1250") == money(1250.0) == Decimal("1250")
+    assert money("$103.20") == Decimal("103.20") and money("USD 7") == Decimal(7) and money("ten euros") is None
+    assert percent("12.5%") == percent(12.5) == Decimal("12.5")
+    assert parsed_json(b'{"a": [1]}') == {"a": [1]} and parsed_json(b"not json") is None and parsed_json("[]") == []

@@ -102,8 +102,13 @@ def test_every_admin_plane_example_runs_and_calls_every_method_of_its_section(tm
         uncalled = sorted(m for m in methods - (shared if title != "world" else set()) if not re.search(rf"\.{m}\(", code))
         properties = sorted(name for name, value in _members(cls) if isinstance(value, property) and f".{name}" not in code)
         assert not uncalled and not properties, f"{title}: the example never uses {uncalled + properties}"
+    from pytest_clawmark.apidocs_examples import TASK_FILES
+
+    for rel, text in TASK_FILES.items():
+        (tmp_path / "task" / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "task" / rel).write_text(text)
     world = World(("fs", "mail", "calendar", "kb", "sheets"), tmp_path / "w", user=Person("Sam Rivera", "sam@corp.example"),
-                  people=[Person("Mira Stone", "mira@corp.example")])
+                  people=[Person("Mira Stone", "mira@corp.example")], task_dir=tmp_path / "task")
     world.clock = datetime(2025, 4, 8, 9, tzinfo=timezone.utc)
     world.start()
     namespace: dict[str, object] = {"world": world}

@@ -18,6 +18,7 @@ import email
 import email.policy
 import imaplib
 import mimetypes
+import re
 import smtplib
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timezone
@@ -26,6 +27,8 @@ from typing import Any
 from urllib.parse import quote
 
 import httpx
+
+__all__ = ["AgentPlaneError", "Calendar", "Mail", "Notion", "Sheets", "column_letter", "text_value"]
 
 Attachment = tuple[str, bytes] | tuple[str, bytes, str]
 """(filename, data) or (filename, data, "type/subtype")."""
@@ -153,6 +156,39 @@ class Notion:
     def update_page(self, page_id: str, properties: Mapping[str, Any]) -> dict[str, Any]:
         return self.request("PATCH", f"/v1/pages/{page_id}", {"properties": dict(properties)})
 
+    # -- schema-aware rows: what a reference solution says in domain terms ------------------------
+    def schema(self, title: str) -> dict[str, str]:
+        """Property name -> type (``title``, ``rich_text``, ``select``, ``number``...) of a database."""
+        db = self.request("GET", f"/v1/databases/{self.database_id(title)}")
+        return {name: prop["type"] for name, prop in db["properties"].items()}
+
+    def properties(self, title: str, values: Mapping[str, Any]) -> dict[str, Any]:
+        """Plain values (text, a select's name, a number, ``True``, an ISO date, a list of names
+        for multi-select) as the property JSON of database ``title`` (its schema says how)."""
+        schema = self.schema(title)
+        out: dict[str, Any] = {}
+        for name, value in values.items():
+            kind = schema.get(name)
+            if kind is None:
+                raise AgentPlaneError(f"{title!r} has no property {name!r} (it has {', '.join(schema)})")
+            out[name] = {kind: _property_value(kind, value)}
+        return out
+
+    def plain_rows(self, title: str) -> dict[str, dict[str, Any]]:
+        """Rows keyed by their title, each as ``{property: plain value}`` plus ``"id"``."""
+        return {key: {"id": row["id"], **{k: self.plain(v) for k, v in row["properties"].items()}} for key, row in self.rows(title).items()}
+
+    def set_row(self, title: str, key: str, values: Mapping[str, Any]) -> dict[str, Any]:
+        """Change some plain ``values`` of the row of ``title`` whose title is ``key``."""
+        rows = self.rows(title)
+        if key not in rows:
+            raise AgentPlaneError(f"no row titled {key!r} in {title!r}")
+        return self.update_page(rows[key]["id"], self.properties(title, values))
+
+    def add_row(self, title: str, values: Mapping[str, Any]) -> dict[str, Any]:
+        """A new row of ``title`` with plain ``values``."""
+        return self.create_row(title, self.properties(title, values))
+
     @staticmethod
     def plain(prop: Mapping[str, Any]) -> Any:
         """A property value as plain Python (text, select name, number, date start, ...)."""
@@ -169,6 +205,30 @@ class Notion:
         if t == "people":
             return [p.get("name") or p.get("id") for p in v or []]
         return v
+
+
+def _property_value(kind: str, value: Any) -> Any:
+    if kind in ("title", "rich_text"):
+        return text_value(str(value))
+    if kind in ("select", "status"):
+        return {"name": str(value)} if value not in (None, "") else None
+    if kind == "multi_select":
+        return [{"name": str(v)} for v in value]
+    if kind == "date":
+        return {"start": str(value)} if value not in (None, "") else None
+    return value  # number, checkbox, email, url, phone_number: the value itself
+
+
+def column_letter(index: int) -> str:
+    """The A1 letters of a 0-based column index: 0 -> A, 25 -> Z, 26 -> AA, 701 -> ZZ."""
+    if index < 0:
+        raise ValueError(f"a column index is 0 or more, got {index}")
+    letters = ""
+    index += 1
+    while index:
+        index, rest = divmod(index - 1, 26)
+        letters = chr(65 + rest) + letters
+    return letters
 
 
 def _text(rich: Sequence[Mapping[str, Any]]) -> str:
@@ -212,6 +272,26 @@ class Sheets:
         sid = self.spreadsheet_id(title)
         self._json(self.http.post(f"/v4/spreadsheets/{sid}/values/{quote(range, safe='')}:append", params={"valueInputOption": input}, json={"values": [list(r) for r in rows]}))
 
+    def upsert(self, title: str, sheet: str, match: Mapping[str, Any], values: Mapping[str, Any], input: str = "USER_ENTERED") -> int:
+        """Update the row of ``sheet`` whose columns ``match`` (by header name, compared as the
+        cells read) with ``values`` — only those cells — or append one (``match`` and ``values``
+        in header order, other cells empty). Returns the row's 1-based number (0 when appended)."""
+        rows = self.values(title, sheet)
+        if not rows:
+            raise AgentPlaneError(f"{sheet!r} of {title!r} has no header row")
+        header = [str(h) for h in rows[0]]
+        unknown = [h for h in (*match, *values) if h not in header]
+        if unknown:
+            raise AgentPlaneError(f"{sheet!r} of {title!r} has no column(s) {unknown} (header: {header})")
+        want = {header.index(h): str(v) for h, v in match.items()}
+        at = next((n for n, r in enumerate(rows[1:], start=2) if all(i < len(r) and str(r[i]) == v for i, v in want.items())), None)
+        if at is None:
+            merged = {**match, **values}
+            self.append(title, f"{_quoted(sheet)}!A1", [[merged.get(h, "") for h in header]], input)
+            return 0
+        self.batch_update(title, {f"{_quoted(sheet)}!{column_letter(header.index(h))}{at}": [[v]] for h, v in values.items()}, input)
+        return at
+
     def records(self, title: str, sheet: str) -> list[dict[str, Any]]:
         """Rows of ``sheet`` as dicts keyed by its header row."""
         rows = self.values(title, sheet)
@@ -219,6 +299,11 @@ class Sheets:
             return []
         header = rows[0]
         return [{h: (r[i] if i < len(r) else "") for i, h in enumerate(header)} for r in rows[1:]]
+
+
+def _quoted(sheet: str) -> str:
+    """A sheet name as an A1 range prefix (quoted when it is not a plain word)."""
+    return sheet if re.fullmatch(r"[A-Za-z0-9_]+", sheet) else "'" + sheet.replace("'", "''") + "'"
 
 
 class Calendar:

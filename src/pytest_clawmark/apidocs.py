@@ -35,6 +35,7 @@ SECTIONS: tuple[tuple[str, type, str], ...] = (
 SKIP = {
     "start", "stop", "ping", "agent_env", "tools_markdown", "service", "discard", "save_evidence", "evidence_notes",
     "write_tools_md", "take_replaced", "disarm", "http", "configuration", "unavailable", "admin_transport", "clock_changed", "before_agent",
+    "crashed",
 }
 """Lifecycle and harness plumbing: not for task code."""
 

@@ -47,6 +47,9 @@ assert [m.subject for m in world.mail.inbox()] == ["Recall: Prices"]
 assert world.mail.sent() == [] and world.mail.outside() == []   # nothing sent yet, nothing left the company
 assert world.mail.find_all(mailbox=world.user.email, subject="recall", exact=False)
 assert world.mail.find(mailbox=world.user.email, sender=mira).text.startswith("Please ignore")
+# a mail file of the task's folder (From/To/Subject/Attachments, a blank line, the body; {{ facts }} filled in)
+world.mail.deliver_file("mail/day1_quote.txt")
+assert world.mail.find(mailbox=world.user.email, subject="Quote Q-7").text.startswith("The quote is 1200 EUR")
 '''
 
 CALENDAR = '''\
@@ -82,6 +85,10 @@ assert [r["Name"] for r in world.kb.rows("Vendors")] == ["Acme", "Globex"]
 assert world.kb.row_id("Vendors", "Acme")
 assert "two approvals" in world.kb.page_text("Policy")
 assert world.kb.comments("Policy")[0].text == "Checked with finance."
+# from files of the task's folder: a CSV typed by the schema, a Markdown page
+world.kb.database_from_csv("Suppliers", {"Name": "title", "Limit": "number"}, "seed/suppliers.csv")
+world.kb.page_from_file("Rules", "seed/rules.md", author=world.people[0].name)
+assert world.kb.rows("Suppliers")[0] == {"Name": "Acme", "Limit": 5000} and "Pay within" in world.kb.page_text("Rules")
 '''
 
 SHEETS = '''\
@@ -101,6 +108,8 @@ assert world.sheets.values("Budget", "Items!A1:B2") == [["Item", "Cost"], ["Bann
 assert world.sheets.value("Budget", "Summary!B1") == 470
 assert world.sheets.rows("Budget", "Items")[1] == {"Item": "Flyers", "Cost": 120}
 assert world.sheets.row("Budget", "Items", "Item", "Banner")["Cost"] == 350
+world.sheets.spreadsheet_from_csv("Orders", {"Open": "seed/orders.csv"})   # tabs from CSV files, typed in as a person would
+assert world.sheets.rows("Orders", "Open") == [{"Order": "PO-1", "Amount": 120}]
 '''
 
 SHEET_HANDLE = '''\
@@ -121,3 +130,12 @@ EXAMPLES: dict[str, str] = {
     "world.sheets.by_id(id)": SHEET_HANDLE,
 }
 """Section title → its example, run in this order against one world (later ones use earlier names)."""
+
+TASK_FILES: dict[str, str] = {
+    "mail/day1_quote.txt": "From: Mira Stone <mira@corp.example>\nTo: Sam Rivera <sam@corp.example>\nSubject: Quote Q-7\n\nThe quote is {{ quote.total }} EUR.\n",
+    "seed/suppliers.csv": "Name,Limit\nAcme,5000\n",
+    "seed/rules.md": "# Payments\n\nPay within {{ quote.days }} days.\n",
+    "seed/orders.csv": "Order,Amount\nPO-1,120\n",
+    "facts.toml": "[quote]\ntotal = 1200\ndays = 30\n",
+}
+"""The task folder the examples' loaders read (the tests write it, then run the examples)."""

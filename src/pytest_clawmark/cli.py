@@ -13,10 +13,12 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from .comparison import Gates, compare, render
 from .merging import merge_documents, merge_problems
@@ -105,6 +107,52 @@ def cmd_lint(args: argparse.Namespace) -> int:
         print(f)
     print(f"clawmark lint: {n} task module(s), {len(findings)} problem(s)")
     return 1 if findings else 0
+
+
+def cmd_recheck(args: argparse.Namespace) -> int:
+    from .loading import TaskLoadError
+    from .recheck import RecheckError, recheck
+    from .results import ResultsError, write_atomic
+
+    source = Path(args.results)
+    out = Path(args.out) if args.out else source.with_name(source.stem + ".rechecked.json")
+    try:
+        done = recheck(source, search=args.tasks or None, evidence_dir=Path(args.evidence) if args.evidence else None)
+    except (RecheckError, ResultsError, TaskLoadError) as exc:
+        print(f"clawmark recheck: {exc}", file=sys.stderr)
+        return 2
+    before = {(t["id"], t["trial"]): t.get("score") for t in json.loads(source.read_text(encoding="utf-8"))["tasks"]}
+    for t in done.document["tasks"]:
+        old, new = before.get((t["id"], t["trial"])), t.get("score")
+        mark = "" if old == new else "  (changed)"
+        print(f"{t['id']} trial {t['trial']}: {_pct(old)} -> {_pct(new)}{mark}")
+    for task_id, trial, checker, was, now in done.changed:
+        print(f"  {task_id} trial {trial} {checker}: {was} -> {now}")
+    for line in done.kept:
+        print(f"  not rechecked: {line}")
+    write_atomic(out, done.document)
+    summary = done.document.get("summary", {})
+    print(f"clawmark recheck: {len(done.changed)} verdict(s) changed; score {_pct(summary.get('score'))}; written to {out}")
+    return 0
+
+
+def _pct(value: Any) -> str:
+    return "n/a" if value is None else f"{100 * value:.1f}%"
+
+
+def cmd_new_task(args: argparse.Namespace) -> int:
+    from .scaffold import ScaffoldError, new_task
+
+    try:
+        written = new_task(args.task, Path(args.dir))
+    except ScaffoldError as exc:
+        print(f"clawmark new-task: {exc}", file=sys.stderr)
+        return 2
+    folder = written[0].parent
+    for path in written:
+        print(path)
+    print(f"clawmark new-task: a two-day task in {folder}; try it: pytest {folder} --agent=reference", file=sys.stderr)
+    return 0
 
 
 def cmd_api_docs(args: argparse.Namespace) -> int:
@@ -218,6 +266,16 @@ def build_parser() -> argparse.ArgumentParser:
     lt = sub.add_parser("lint", help="check authoring invariants of task modules (file:line messages)")
     lt.add_argument("paths", nargs="*", default=["tasks"])
     lt.set_defaults(fn=cmd_lint)
+    rc = sub.add_parser("recheck", help="re-score a run's saved day states with the current checkers (the agent is not run again)")
+    rc.add_argument("results", metavar="RESULTS.json")
+    rc.add_argument("--out", default=None, help="where to write the rechecked results (default: RESULTS.rechecked.json)")
+    rc.add_argument("--tasks", nargs="*", default=None, metavar="PATH", help="where to find task modules that moved since the run (default: tasks)")
+    rc.add_argument("--evidence", default=None, metavar="DIR", help="the run's evidence folder, when it is not where the results say")
+    rc.set_defaults(fn=cmd_recheck)
+    nt = sub.add_parser("new-task", help="scaffold a complete, runnable two-day task folder (docs/writing-tasks.md)")
+    nt.add_argument("task", metavar="SCENARIO/NAME", help="e.g. hr/onboarding_week")
+    nt.add_argument("--dir", default="tasks", help="the tasks folder (default: tasks)")
+    nt.set_defaults(fn=cmd_new_task)
     ad = sub.add_parser("api-docs", help="the admin-plane reference for task authors (docs/admin-api.md), from the code")
     ad.add_argument("--check", metavar="FILE", default=None, help="exit 1 unless FILE already holds exactly this output")
     ad.set_defaults(fn=cmd_api_docs)

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .authoring import SCENARIOS, Task
+from .identity import task_assets
 from .loading import TaskLoadError, import_task, task_files
 from .upstream.format import UpstreamFormatError, load
 from .upstream.format import task_files as upstream_task_files
@@ -26,8 +27,10 @@ MODALITY_BY_SUFFIX = {
     ".mp4": "video", ".webm": "video", ".mov": "video", ".mkv": "video",
     ".xlsx": "xlsx", ".csv": "csv", ".docx": "docx", ".eml": "email", ".json": "json",
 }  # fmt: skip
-NOT_EVIDENCE = {"make_evidence.py", "openclaw_script.json"}
-"""Files beside the evidence that an agent never sees: its generator, scripted-model scripts."""
+NOT_EVIDENCE = {"make_evidence.py", "openclaw_script.json", "facts.toml"}
+"""Files beside the evidence that an agent never sees: its generator, scripted-model scripts, facts."""
+AUTHORING_FOLDERS = {"seed", "mail", "messages"}
+"""A task folder's sources the turns load into the services (``taskfiles``): not raw evidence."""
 
 
 @dataclass
@@ -100,7 +103,7 @@ def evidence_modalities(folder: Path) -> tuple[str, ...]:
     found: set[str] = set()
     if folder.is_dir():
         for f in sorted(folder.rglob("*")):
-            if not f.is_file() or f.name in NOT_EVIDENCE or f.suffix == ".py":
+            if not f.is_file() or f.name in NOT_EVIDENCE or f.suffix == ".py" or AUTHORING_FOLDERS.intersection(f.relative_to(folder).parts[:1]):
                 continue
             if f.suffix.lower() == ".pdf":
                 found.add(pdf_modality(f))
@@ -117,7 +120,7 @@ def collect(paths: list[str]) -> list[TaskStats]:
         module, task = import_task(f)
         doc = inspect.cleandoc(module.__doc__ or "").strip()
         summary = " ".join(doc.split())
-        evidence = f.parent / f.stem.removeprefix("task_")
+        evidence = task_assets(f)
         stats.append(TaskStats(f, task, summary, evidence_modalities(evidence)))
     for f in sorted(set(upstream_task_files(paths))):
         try:

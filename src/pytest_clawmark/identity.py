@@ -16,9 +16,10 @@ SKIP_PARTS = frozenset({"__pycache__", ".pytest_cache", ".mypy_cache"})
 
 
 def task_assets(module: Path) -> Path:
-    """The task's own folder beside its module: ``tasks/pm/task_x.py`` -> ``tasks/pm/x/``; an
-    upstream-format ``<task folder>/task.py`` owns its whole folder (``assets/``, ``inject/``)."""
-    if module.name == "task.py":
+    """The task's own folder: a task in the folder shape (``tasks/pm/x/task_x.py``, see
+    ``taskfiles``) and an upstream-format ``<task folder>/task.py`` own their whole folder; a
+    single-module task ``tasks/pm/task_x.py`` owns ``tasks/pm/x/`` beside it."""
+    if module.name == "task.py" or module.parent.name == module.stem.removeprefix("task_"):
         return module.parent
     return module.parent / module.stem.removeprefix("task_")
 

@@ -59,6 +59,18 @@ class AuditLog:
                 AuditEntry(len(self._entries) + 1, time.time(), service, operation, target, summary[:500], str(status))
             )
 
+    def replay(self, entries: Any) -> int:
+        """Append saved entries (``AuditEntry.to_json`` dicts, from a day's ``audit.jsonl``) that
+        follow the log's end, as they were (``clawmark recheck``); returns how many."""
+        added = 0
+        with self._lock:
+            for data in entries:
+                entry = AuditEntry(**data)
+                if entry.seq == len(self._entries) + 1:
+                    self._entries.append(entry)
+                    added += 1
+        return added
+
     def entries(self, service: str | None = None, since: int = 0) -> list[AuditEntry]:
         """Entries with ``seq > since``, optionally of one service, in recording order."""
         self._pull()

@@ -200,6 +200,33 @@ class KbService(Service):
             "database_id"
         ]
 
+    def database_from_csv(
+        self,
+        title: str,
+        schema: Mapping[str, PropertySpec],
+        path: str,
+        parent_page: str | None = None,
+        *,
+        silent: str | None = None,
+        **values: Any,
+    ) -> str:
+        """:meth:`create_database` with the rows of a CSV file of the task's folder (one column
+        per property of ``schema``, typed by it: see :func:`..taskfiles.kb_rows`); ``{{ facts }}``
+        in the file are filled in from the folder's ``facts.toml`` and ``values``."""
+        from ..taskfiles import TaskFolder, kb_rows, read_table
+
+        folder = TaskFolder.at(self.ctx.task_dir)
+        header, rows = read_table(folder.path(path), folder._values(values))
+        return self.create_database(title, schema, kb_rows(header, rows, schema, path), parent_page, silent=silent)
+
+    def page_from_file(
+        self, title: str, path: str, parent: str | None = None, *, silent: str | None = None, author: str | None = None, **values: Any
+    ) -> str:
+        """:meth:`create_page` with the Markdown of a file of the task's folder (facts filled in)."""
+        from ..taskfiles import TaskFolder
+
+        return self.create_page(title, TaskFolder.at(self.ctx.task_dir).text(path, **values), parent, silent=silent, author=author)
+
     def add_row(
         self, db: str, props: Mapping[str, Any], *, silent: str | None = None, author: str | None = None
     ) -> str:

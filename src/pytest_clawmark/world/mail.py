@@ -264,6 +264,15 @@ class MailService(Service):
         self.ctx.mutations.note(silent, self.name, f"delivered {subject!r} from {from_addr} to {', '.join(to_list + cc_list)}")
         return message_id
 
+    def deliver_file(self, path: str, *, date: datetime | None = None, silent: str | None = None, **values: Any) -> str:
+        """:meth:`deliver` a mail file of the task's folder (a header block — ``From``, ``To``,
+        ``Cc``, ``Subject``, ``Attachments``, ``In-Reply-To`` — a blank line, the body; see
+        :func:`..taskfiles.read_mail`); ``{{ facts }}`` filled in from ``facts.toml`` and ``values``."""
+        from ..taskfiles import TaskFolder
+
+        mail = TaskFolder.at(self.ctx.task_dir).mail(path, **values)
+        return self.deliver(mail.sender, mail.to, mail.subject, mail.body, date=date, silent=silent, **mail.deliver_kwargs())
+
     def set_flags(
         self,
         person: str | Person,

@@ -247,6 +247,21 @@ drive = build("drive", "v3", credentials=creds, static_discovery=True,
         self.ctx.mutations.note(silent, self.name, f"created spreadsheet {title!r}")
         return sid
 
+    def spreadsheet_from_csv(
+        self, title: str, sheets: Mapping[str, str], *, input: Input = "USER_ENTERED", silent: str | None = None, **values: Any
+    ) -> str:
+        """:meth:`create_spreadsheet` whose sheets (name -> a CSV file of the task's folder, in
+        order) hold the files' rows, header included, typed in as a person would (``input``);
+        ``{{ facts }}`` are filled in from the folder's ``facts.toml`` and ``values``."""
+        from ..taskfiles import TaskFolder, read_table
+
+        folder = TaskFolder.at(self.ctx.task_dir)
+        grids: dict[str, list[list[Any]]] = {}
+        for name, path in sheets.items():
+            header, rows = read_table(folder.path(path), folder._values(values))
+            grids[name] = [header, *rows]
+        return self.create_spreadsheet(title, grids, input=input, silent=silent)
+
     def set_values(
         self, spreadsheet: str, range: str, values: Sequence[Sequence[Any]], *, input: Input = "USER_ENTERED", silent: str | None = None
     ) -> str:

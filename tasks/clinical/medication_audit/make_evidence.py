@@ -26,7 +26,10 @@ from reportlab.lib.pagesizes import A4
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen import canvas
 
+from pytest_clawmark.taskfiles import TaskFolder
+
 HERE = Path(__file__).parent
+F = TaskFolder(__file__).facts  # the figures the checkers and the solution read too
 FONTS = Path("/usr/share/fonts/truetype/dejavu")
 
 HOME_MEDICINES = [
@@ -45,9 +48,9 @@ LABS = [
     ("Urea", "9.8", "mmol/L", "2.5 - 7.8", "H"),
     ("Creatinine", "139", "umol/L", "59 - 104", "H"),
     ("eGFR", "41", "mL/min/1.73m2", "> 60", "L"),
-    ("ALT", "38", "U/L", "< 41", ""),
+    ("ALT", F.labs.alt, "U/L", f"< {F.labs.alt_limit}", ""),
     ("Bilirubin", "14", "umol/L", "< 21", ""),
-    ("Digoxin (trough)", "2.4", "ug/L", "0.5 - 2.0", "H"),
+    ("Digoxin (trough)", F.labs.digoxin_level, "ug/L", "0.5 - 2.0", "H"),
 ]
 
 MEMO = (
