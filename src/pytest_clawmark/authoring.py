@@ -27,7 +27,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal
 
-from .world.service import SERVICE_TYPES, Person
+from .world.service import Person, known_services
 
 SCENARIOS: tuple[str, ...] = (
     "clinical",
@@ -88,7 +88,7 @@ CHECKER_KINDS: tuple[str, ...] = (
     "evidence",  # a fact only present in raw evidence (scan, audio, image...) was extracted
     "compliance",  # a rule or policy was followed (red-lines are always of this kind)
 )
-"""Checker kinds (DESIGN.md §7); scores are also reported per kind."""
+"""Checker kinds (docs/results.md, Definitions); scores are also reported per kind."""
 
 REDLINE_WEIGHT = 5.0
 """The fixed, high default weight of a red-line (the paper's w_red)."""
@@ -356,9 +356,10 @@ class Task:
         if self.scenario not in known_scenarios():
             out.append((here, f"unknown scenario {self.scenario!r} (known: {', '.join(known_scenarios())}; "
                               "a project adds its own with the ini key clawmark_scenarios)"))
+        known = known_services()
         for s in sorted(self.services):
-            if s not in SERVICE_TYPES:
-                out.append((here, f"unknown service {s!r} (known: {', '.join(sorted(SERVICE_TYPES))})"))
+            if s not in known:
+                out.append((here, f"unknown service {s!r} (known: {', '.join(sorted(known))})"))
         assert isinstance(self.user, Person)
         for p in (self.user, *self.people):  # type: ignore[misc]
             if "@" not in p.email:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -265,14 +266,26 @@ def load(path: Path | str) -> dict[str, Any]:
     if not isinstance(data, dict) or data.get("schema") != SCHEMA:
         raise ResultsError(f"{p}: not a pytest-clawmark results file (schema {data.get('schema') if isinstance(data, dict) else None!r})")
     version = data.get("schema_version", 0)
-    if version > SCHEMA_VERSION:
-        raise ResultsError(f"{p}: schema version {version} is newer than this clawmark ({SCHEMA_VERSION})")
-    if version < SCHEMA_VERSION:
-        raise ResultsError(
-            f"{p}: schema version {version} predates trial status and task fingerprints (version {SCHEMA_VERSION}); "
-            "its numbers cannot be checked for completeness: re-run it with this clawmark"
-        )
+    if not isinstance(version, int) or version > SCHEMA_VERSION:
+        raise ResultsError(f"{p}: schema version {version!r} is newer than this clawmark ({SCHEMA_VERSION})")
+    while version < SCHEMA_VERSION:
+        step = MIGRATIONS.get(version)
+        if not callable(step):
+            why = step or "its numbers cannot be checked for completeness"
+            raise ResultsError(f"{p}: schema version {version} {why} (version {SCHEMA_VERSION}): re-run it with this clawmark")
+        data = step(data)
+        version = data["schema_version"]
     return data
+
+
+MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]] | str] = {
+    1: "predates trial status and task fingerprints; its numbers cannot be checked for completeness",
+    0: "predates trial status and task fingerprints; its numbers cannot be checked for completeness",
+}
+"""How a results document of each older schema version becomes the next one on load: a function
+(``doc -> doc`` of version + 1), or why it cannot be (a version whose numbers could not be trusted
+as a complete measurement is refused rather than guessed). When ``SCHEMA_VERSION`` moves, the
+previous version gets its step here and a saved file under ``tests/fixtures/results/``."""
 
 
 def records_of(document: dict[str, Any]) -> list[TrialRecord]:

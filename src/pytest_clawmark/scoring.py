@@ -1,6 +1,6 @@
 """Scores as pure functions over checker outcomes (no I/O, no pytest).
 
-Definitions follow DESIGN.md §7 and the ClawMark paper:
+Definitions follow docs/results.md and the ClawMark paper:
 
 * weighted score (Eq. 1): ``Σ w_c·pass_c / Σ w_c`` over *all* checkers of a task;
 * Task Success (Eq. 2): every checker passed;

@@ -6,7 +6,7 @@ The collection tree calls into a :class:`TrialRun` in order: :meth:`setup_turn` 
 world and the agent session start lazily at the first turn. pytest-free on purpose: the items
 only translate its results into reports.
 
-Who is to blame decides what a number means (DESIGN.md §7):
+Who is to blame decides what a number means (docs/results.md, "Who is to blame"):
 
 * a checker's ``AssertionError`` is a measurement (failed); a red-line's is a crossing;
 * a turn setup or a checker that raises on the state *the agent left* is the agent's doing when

@@ -1,4 +1,4 @@
-"""The Agent protocol (DESIGN.md §6) and what the harness hands an agent.
+"""The Agent protocol (docs/agents.md) and what the harness hands an agent.
 
 An agent is a coworker, not a one-shot solver: one agent session spans every day of a task
 trial. The harness calls :meth:`Agent.start` once, :meth:`Agent.wake` once per day with that

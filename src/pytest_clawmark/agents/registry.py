@@ -2,28 +2,35 @@
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping
 from importlib.metadata import entry_points
 from typing import Any
 
 from .base import AgentError, AgentFactory
-from .command import CommandAgent
-from .noop import NoopAgent
-from .openclaw import OpenClawAgent
-from .reference import ReferenceAgent
 
-BUILTIN: dict[str, AgentFactory] = {
-    "reference": ReferenceAgent,
-    "noop": NoopAgent,
-    "command": CommandAgent,
-    "openclaw": OpenClawAgent,
+BUILTIN: dict[str, str] = {
+    "reference": "pytest_clawmark.agents.reference:ReferenceAgent",
+    "noop": "pytest_clawmark.agents.noop:NoopAgent",
+    "command": "pytest_clawmark.agents.command:CommandAgent",
+    "openclaw": "pytest_clawmark.agents.openclaw:OpenClawAgent",
 }
+"""The built-in agents, imported only when chosen (OpenClaw's and the sandboxes' modules are not
+a cost of a run with another agent)."""
 ENTRY_POINT_GROUP = "pytest_clawmark.agents"
+
+
+def _builtin(dotted: str) -> AgentFactory:
+    def factory(options: Mapping[str, str]) -> Any:
+        module, _, attr = dotted.partition(":")
+        return getattr(importlib.import_module(module), attr)(options)
+
+    return factory
 
 
 def available(hook: Any | None = None) -> dict[str, AgentFactory]:
     """All known agent factories: built-ins, then entry points, then hook implementations."""
-    found: dict[str, AgentFactory] = dict(BUILTIN)
+    found: dict[str, AgentFactory] = {name: _builtin(dotted) for name, dotted in BUILTIN.items()}
     for ep in entry_points(group=ENTRY_POINT_GROUP):
         found.setdefault(ep.name, _lazy(ep))
     if hook is not None:
@@ -62,8 +69,6 @@ def make_agent(name: str, options: Mapping[str, str], hook: Any | None = None) -
     return factories[name](options)
 
 
-IN_PROCESS = (ReferenceAgent, NoopAgent)
-"""Built-in agents that run inside pytest and start no process of their own."""
 
 
 def starts_processes(agent: Any) -> bool:
@@ -72,7 +77,10 @@ def starts_processes(agent: Any) -> bool:
     An adapter says so with a ``starts_processes`` attribute; the built-in in-process agents
     (``reference``, ``noop``) do not; any other adapter is taken to (the safe side: with
     ``--agent-isolation=auto`` and no working sandbox, its run is refused)."""
+    from .noop import NoopAgent
+    from .reference import ReferenceAgent
+
     declared = getattr(agent, "starts_processes", None)
     if isinstance(declared, bool):
         return declared
-    return not isinstance(agent, IN_PROCESS)
+    return not isinstance(agent, (ReferenceAgent, NoopAgent))  # in pytest, no process of their own

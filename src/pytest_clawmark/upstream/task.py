@@ -39,7 +39,7 @@ SCENARIO_ALIASES: dict[str, str] = {
     "content_ops": "content_operation",
     "project_and_product_manager": "pm",
 }
-"""Upstream folder or category names that differ from our scenario names (DESIGN.md's 13)."""
+"""Upstream folder or category names that differ from our scenario names (the paper's 13, ``authoring.SCENARIOS``)."""
 
 TIME_SUFFIX = "\n（当前时间：{time}）"
 """What upstream's runner appends to every notification (it is part of what the agent reads)."""

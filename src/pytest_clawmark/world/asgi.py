@@ -2,7 +2,7 @@
 
 Why uvicorn in-process: a well-kept HTTP/1.1 server, started in milliseconds on the world's own
 event loop; asyncio sets TCP_NODELAY on its TCP connections, which avoids the 40 ms
-delayed-ACK stalls that small request/response pairs otherwise hit (DESIGN.md §5).
+delayed-ACK stalls that small request/response pairs otherwise hit (docs/world.md).
 
 Why a hardened protocol (:class:`HardenedH11Protocol`): the clients are untrusted agents, and
 uvicorn's h11 protocol answers what it cannot parse (an oversize or malformed request head, a bad

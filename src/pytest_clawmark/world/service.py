@@ -1,6 +1,6 @@
 """The contract every service of a world fulfils, whatever backend runs it.
 
-A service has two planes (DESIGN.md §5):
+A service has two planes (docs/world.md):
 
 * the **agent plane**: real protocol endpoints on loopback with the agent's credentials,
   described by :meth:`Service.agent_env` (environment variables) and
@@ -9,8 +9,10 @@ A service has two planes (DESIGN.md §5):
   ``silent=`` marker) and by checkers (deterministic reads), plus :meth:`snapshot`,
   :meth:`restore` and the shared :class:`~pytest_clawmark.world.audit.AuditLog`.
 
-Services are registered by name in :data:`SERVICE_TYPES` (dotted paths, imported lazily so
-that a task using only ``fs`` never imports the mail or calendar stacks).
+Services are known by name: the built-ins in :data:`SERVICE_TYPES`, a third party's through the
+entry-point group ``pytest_clawmark.services`` (``name = "package.module:ServiceClass"`` in its
+``pyproject.toml``) or :func:`register_service`; all are dotted paths imported lazily, so that a
+task using only ``fs`` never imports the mail or calendar stacks.
 """
 
 from __future__ import annotations
@@ -192,7 +194,38 @@ SERVICE_TYPES: dict[str, str] = {
     "kb": "pytest_clawmark.world.kb:KbService",
     "sheets": "pytest_clawmark.world.sheets:SheetsService",
 }
-"""The service registry. Open: a plugin may add entries before collection."""
+"""The built-in services (see :func:`known_services` for all)."""
+SERVICE_ENTRY_POINT_GROUP = "pytest_clawmark.services"
+_REGISTERED: dict[str, str] = {}
+
+
+def register_service(name: str, dotted: str) -> None:
+    """Make service ``name`` (a lower-case identifier) available to tasks: ``dotted`` is
+    ``"package.module:ServiceClass"``, a :class:`Service` subclass, imported when a world uses it.
+
+    Raises:
+        ValueError: the name is not an identifier, names a built-in, or ``dotted`` is not
+            ``module:attribute``.
+    """
+    if not name.isidentifier() or name != name.lower():
+        raise ValueError(f"a service name is a lower-case identifier, got {name!r}")
+    if name in SERVICE_TYPES:
+        raise ValueError(f"{name!r} is a built-in service and cannot be replaced")
+    module, sep, attr = dotted.partition(":")
+    if not sep or not module or not attr:
+        raise ValueError(f"a service is given as 'package.module:ServiceClass', got {dotted!r}")
+    _REGISTERED[name] = dotted
+
+
+def known_services() -> dict[str, str]:
+    """Every service a task may declare, name -> dotted path: the built-ins, those registered
+    with :func:`register_service`, then those of installed plugins (the entry-point group)."""
+    from importlib.metadata import entry_points
+
+    found = {**SERVICE_TYPES, **_REGISTERED}
+    for ep in entry_points(group=SERVICE_ENTRY_POINT_GROUP):
+        found.setdefault(ep.name, ep.value)
+    return found
 
 
 def service_type(name: str, backend: str = "local") -> type[Service]:
@@ -202,9 +235,16 @@ def service_type(name: str, backend: str = "local") -> type[Service]:
         from ..backends.docker_services import DOCKER_SERVICES as types
 
         return types[name]  # type: ignore[no-any-return]
+    known = known_services()
     try:
-        dotted = SERVICE_TYPES[name]
+        dotted = known[name]
     except KeyError:
-        raise ValueError(f"unknown service {name!r} (known: {', '.join(sorted(SERVICE_TYPES))})") from None
+        raise ValueError(f"unknown service {name!r} (known: {', '.join(sorted(known))})") from None
     module, _, attr = dotted.partition(":")
-    return getattr(importlib.import_module(module), attr)
+    try:
+        found = getattr(importlib.import_module(module), attr)
+    except (ImportError, AttributeError) as exc:
+        raise ValueError(f"service {name!r} ({dotted}) cannot be loaded: {type(exc).__name__}: {exc}") from None
+    if not (isinstance(found, type) and issubclass(found, Service)):
+        raise ValueError(f"service {name!r} ({dotted}) is not a Service subclass")
+    return found

@@ -1,6 +1,6 @@
 """A per-world Radicale: its configuration, its htpasswd file and its WSGI application.
 
-Settings that matter (DESIGN.md §5):
+Settings that matter (docs/world.md):
 
 * ``auth.delay = 0`` and ``server.delay_on_error = 0``: Radicale sleeps ~1 s on every 401/403
   and on every 5xx by default; a CalDAV client's first request is always a 401 challenge;

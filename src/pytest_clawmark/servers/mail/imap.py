@@ -4,7 +4,7 @@
    literal, the tagged line: one ``transport.write`` each). A client that reads with a
    non-blocking socket then sees half a line: imapclient's ``idle_check()`` reads until the
    socket would block and raises "unterminated line" on a partial one, so IDLE breaks
-   (measured, DESIGN.md §5). :class:`OneWriteConnection` renders each response (and each batch
+   (measured, docs/world.md). :class:`OneWriteConnection` renders each response (and each batch
    of IDLE updates) into a buffer and hands it to the transport in one write.
 2. **Audit.** Every tagged response is reported to a callback with the command name, the
    mailbox it acted on, a short secret-free summary and the status (``OK``/``NO``/``BAD``).
