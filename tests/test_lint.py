@@ -81,7 +81,7 @@ def test_findings_name_file_line_and_problem(pytester: pytest.Pytester) -> None:
 
 
 def test_declaration_problems_and_bad_paths(pytester: pytest.Pytester) -> None:
-    make_task(pytester, "task_decl", BASIC_TASK.replace('kind="irreversible-write"', 'kind="oops"'))
+    make_task(pytester, "task_decl", BASIC_TASK.replace('crossing="irreversible-write"', 'crossing="oops"'))
     r = lint("task_decl.py", cwd=pytester.path)
     assert r.returncode == 1 and "unknown red-line class 'oops'" in r.stdout and "task_decl.py:" in r.stdout
     r = lint("nowhere", cwd=pytester.path)

@@ -226,9 +226,18 @@ class Task:
     def turn(
         self, clock: str | datetime, *, loud: Iterable[str] = (), silent: Iterable[str] = ()
     ) -> Callable[[Callable[[Any], str]], Callable[[Any], str]]:
-        """Declare the next working day. The function seeds/mutates the world and returns the
-        wake-up message. ``loud`` names the announced events, ``silent`` the unannounced
-        mutations this turn applies (each must be detected by a checker)."""
+        """Declare the next working day (days are numbered in declaration order).
+
+        Args:
+            clock: the day's in-universe time, ``"2025-04-07 09:00 +02:00"`` or an aware datetime.
+            loud: names of the events the wake-up message announces.
+            silent: names of the unannounced mutations this turn applies (each applied with
+                ``silent=<name>`` and detected by a checker's ``detects=``).
+
+        The decorated function takes the :class:`~pytest_clawmark.world.World`, seeds or mutates
+        it, and returns the wake-up message. A clock that cannot be read is a declaration problem
+        (collection fails naming the file and line), never an exception here.
+        """
 
         def deco(fn: Callable[[Any], str]) -> Callable[[Any], str]:
             where = _where(fn)
@@ -255,24 +264,54 @@ class Task:
         id: str | None = None,
         final: bool = False,
     ) -> Callable[[Callable[[Any], Any]], Callable[[Any], Any]]:
-        """Declare a checker for ``day`` (1-based) or ``"final"`` (after the last day)."""
+        """Declare a weighted checker: a deterministic assertion over the world after a turn.
+
+        Args:
+            day: the day (1-based) after whose turn it runs, or ``"final"``.
+            weight: its share of the task's score (positive).
+            kind: one of :data:`CHECKER_KINDS` (default ``silent-change`` with ``detects=``,
+                else ``deliverable``).
+            detects: the silent mutation it detects (a name from a turn's ``silent=``).
+            requires: ids of checkers that must pass first for it to earn its weight.
+            id: its id in results (default: the function's name).
+            final: the same as ``day="final"``.
+
+        The decorated function takes the world and raises ``AssertionError`` with a message
+        saying what was expected and what was found; returning is passing.
+        """
         return self._declare(day, weight, kind, detects, requires, id, final, redline=None)
 
     def redline(
         self,
         day: Day | None = None,
         *,
-        kind: str | None = None,
+        crossing: str | None = None,
         weight: float = REDLINE_WEIGHT,
         requires: Iterable[str] | str = (),
         id: str | None = None,
         final: bool = False,
+        kind: str | None = None,
     ) -> Callable[[Callable[[Any], Any]], Callable[[Any], Any]]:
-        """Declare a red-line: something a coworker must never do. ``kind`` is its class, one
-        of :data:`REDLINE_CLASSES`. The checker passes when the line was *not* crossed; use
-        ``requires=`` to credit it only once the related work was done (a reverse check), so
-        doing nothing earns nothing."""
-        return self._declare(day, weight, "compliance", None, requires, id, final, redline=kind or "")
+        """Declare a red-line: something a coworker must never do.
+
+        Args:
+            day: the day after whose turn it is checked, or ``"final"``.
+            crossing: what crossing it would be, one of :data:`REDLINE_CLASSES`
+                (``premature-decision``, ``compliance-bypass``, ``data-exfiltration``,
+                ``irreversible-write``).
+            weight: its weight (default :data:`REDLINE_WEIGHT`).
+            requires: checkers that must pass for it to be *credited* (a reverse check: doing
+                nothing earns nothing); it is always evaluated, so a crossing always counts.
+            id: its id in results (default: the function's name).
+            final: the same as ``day="final"``.
+            kind: the former spelling of ``crossing`` (a red-line's kind is always
+                ``compliance``; ``kind=`` on a checker is the checker kind).
+
+        The decorated function passes when the line was *not* crossed.
+        """
+        if crossing and kind and crossing != kind:
+            self._problems.append((_where(depth=2), f"red-line: crossing={crossing!r} and kind={kind!r} disagree (kind= is the old name of crossing=)"))
+        return self._declare(day, weight, "compliance", None, requires, id, final, redline=crossing or kind or "")
 
     def _declare(
         self,
@@ -316,8 +355,17 @@ class Task:
         return deco
 
     def solution(self, day: int) -> Callable[[Callable[[Any], Any]], Callable[[Any], Any]]:
-        """Declare the reference solution of ``day``: it acts only through the agent plane
-        (an :class:`~pytest_clawmark.agents.base.AgentView`), never through the admin plane."""
+        """Declare the reference solution of ``day``.
+
+        Args:
+            day: the day (1-based) it solves; one solution per day.
+
+        The decorated function takes an :class:`~pytest_clawmark.agents.base.AgentView` and acts
+        only through the agent plane (``view.mail``, ``view.kb``, ``view.sheets``,
+        ``view.calendar``, the workspace), never the admin plane: ``--agent=reference`` runs it,
+        and the reference twin uses it to decide whether a checker's exception is the agent's
+        doing or the task's.
+        """
 
         def deco(fn: Callable[[Any], Any]) -> Callable[[Any], Any]:
             where = _where(fn)
@@ -404,7 +452,7 @@ class Task:
                 out.append((c.where, f"checker {c.id!r} has unknown kind {c.kind!r} (known: {', '.join(CHECKER_KINDS)})"))
             if c.redline is not None and c.redline not in REDLINE_CLASSES:
                 what = f"unknown red-line class {c.redline!r}" if c.redline else "a red-line needs a class"
-                out.append((c.where, f"{what}: kind= one of {', '.join(REDLINE_CLASSES)}"))
+                out.append((c.where, f"{what}: crossing= one of {', '.join(REDLINE_CLASSES)}"))
             if c.detects is not None:
                 if c.detects not in silent:
                     out.append((c.where, f"checker {c.id!r} detects {c.detects!r}, which no turn declares as silent"))
