@@ -582,7 +582,7 @@ def test_openclaw_in_a_container_on_the_worlds_network_scores_the_corpus_task(tm
         env["PATH"] = os.pathsep.join(p for p in env["PATH"].split(os.pathsep) if not (Path(p) / "openclaw").exists() and not (Path(p) / "node").exists())
     out = tmp_path / "out.json"
     r = subprocess.run(
-        [sys.executable, "-m", "pytest", "tasks/research_assistant/task_grant_report.py", "--agent=openclaw",
+        [sys.executable, "-m", "pytest", "tasks/research_assistant/grant_report/task_grant_report.py", "--agent=openclaw",
          "--agent-option=script=tasks/research_assistant/grant_report/openclaw_script.json", "--agent-isolation=container", *options,
          "--clawmark-backend=docker", f"--clawmark-json={out}", f"--clawmark-evidence={tmp_path / 'evidence'}", "-p", "no:cacheprovider", "-q",
          "--clawmark-progress=off"],

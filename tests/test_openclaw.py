@@ -311,7 +311,7 @@ def test_classification(code: int, result: dict[str, Any], digest: DayDigest, st
 
 
 # -- a corpus task over the networked services ----------------------------------------------------
-GRANT_TASK = REPO / "tasks/research_assistant/task_grant_report.py"
+GRANT_TASK = REPO / "tasks/research_assistant/grant_report/task_grant_report.py"
 GRANT_SCRIPT = REPO / "tasks/research_assistant/grant_report/openclaw_script.json"
 
 

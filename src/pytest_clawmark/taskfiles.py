@@ -48,7 +48,9 @@ class Facts(Mapping[str, Any]):
     """A read-only view of ``facts.toml``: ``F.patient.mrn`` or ``F["patient"]["mrn"]``.
 
     Why attribute access: checkers and solutions read figures inline (``F.apixaban.reduced_dose``),
-    and a typo is an error naming the missing fact and where it was looked for.
+    and a typo is an error naming the missing fact and where it was looked for. A table named like
+    a mapping method (``items``, ``keys``, ``values``, ``get``) is read with ``F["items"]``
+    (``{{ items.x }}`` in text files works as it is).
     """
 
     def __init__(self, data: Mapping[str, Any], where: str = "facts") -> None:

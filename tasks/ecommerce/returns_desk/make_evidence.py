@@ -20,7 +20,10 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
+from pytest_clawmark.taskfiles import TaskFolder
+
 HERE = Path(__file__).parent
+F = TaskFolder(__file__).facts  # the figures the checkers and the solution read too
 DEJAVU = "/usr/share/fonts/truetype/dejavu/"
 
 # order_id, order_date, delivered_date, customer_name, customer_email, sku, item, qty, unit_price_eur, shipping_eur, payment_method, status
@@ -40,12 +43,12 @@ ORDERS = [
 ]
 REFUNDS = [  # refund_id, order_id, amount_eur, executed_on, reason
     ("R-3290", "LL-47912", "43.90", "2025-11-05", "damaged in transit"),
-    ("R-3307", "LL-47990", "64.00", "2025-11-14", "item not as described"),
+    (F.earlier_refund.refund_id, F.earlier_refund.order, F.earlier_refund.amount, "2025-11-14", "item not as described"),
     ("R-3311", "LL-48020", "12.00", "2025-11-14", "return, 1 item"),
 ]
 TRACKING = [  # tracking_no, order_id, status, last_event_at, signed_by
     ("PW-7741-0871-22", "LL-48020", "delivered", "2025-11-03 11:40", "M. SCHULZ"),
-    ("PW-7741-0932-58", "LL-48056", "delivered", "2025-11-07 14:12", "D. VOLKOV"),
+    (F.tracking.tracking_no, F.chargeback.order, "delivered", F.tracking.delivered_at, F.tracking.signed_by),
     ("PW-7741-1009-71", "LL-48102", "delivered", "2025-11-10 09:55", "NEIGHBOUR NO. 14"),
     ("PW-7741-1134-40", "LL-48177", "delivered", "2025-11-13 16:21", "M. BIANCHI"),
     ("PW-7741-1187-03", "LL-48213", "delivered - damage noted", "2025-11-15 12:03", "E. DEMIR"),
@@ -69,6 +72,9 @@ def orders_csv(path: Path) -> None:
     for oid, od, dd, name, mail, sku, item, qty, unit, ship, pay, status in ORDERS:
         total = qty * round(float(unit) * 100) + round(float(ship) * 100)
         rows.append((oid, od, dd, name, mail, sku, item, qty, unit, ship, money(total), pay, status))
+        # the figures the checkers expect (facts.toml): a damaged or disputed order's total, a returned unit's price
+        due = {**F.due, F.chargeback.order: F.chargeback.amount}.get(oid)
+        assert due in (None, money(total), unit), f"{oid}: facts.toml says {due}, the export {money(total)} (unit {unit})"
     write_csv(path, ["order_id", "order_date", "delivered_date", "customer_name", "customer_email", "sku", "item", "qty",
                      "unit_price_eur", "shipping_eur", "order_total_eur", "payment_method", "status"], rows)
 

@@ -21,7 +21,10 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
+from pytest_clawmark.taskfiles import TaskFolder
+
 HERE = Path(__file__).parent
+F = TaskFolder(__file__).facts  # the figures the checkers and the solution read too
 FONTS = "/usr/share/fonts/truetype/dejavu/"
 MONO = FONTS + "DejaVuSansMono.ttf"
 MONO_B = FONTS + "DejaVuSansMono-Bold.ttf"
@@ -37,9 +40,9 @@ BLOCK_TESTS = {
 }
 SEEDS_PER_TEST = {"cpu_ss": 5, "dma": 5, "pcie": 5, "ddr_ctrl": 5, "noc": 5}  # 24 tests x 5 seeds = 120
 
-SIG_DMA = "SCB: desc_ptr mismatch"
-SIG_PCIE = "TIMEOUT: ltssm stuck in RECOVERY"
-SIG_NOC = "ASSERT: noc_credit_underflow"
+SIG_DMA = F.signatures.dma
+SIG_PCIE = F.signatures.pcie
+SIG_NOC = F.signatures.noc
 
 # (test, seed index) -> signature, per run
 FAILS = {
@@ -48,7 +51,7 @@ FAILS = {
     "r119": {("pcie_link_retrain", 2): SIG_PCIE, ("noc_credit_stress", 4): SIG_NOC},
     "r120": {},
 }
-RUN_DATES = {"r118": "2025-11-02", "r119": "2025-11-03", "r120": "2025-11-04"}
+RUN_DATES = {run: F.regression[run].night for run in ("r118", "r119", "r120")}
 
 STA = {  # run -> rows (corner, mode, check, wns, tns, violating endpoints)
     "run42": [
@@ -79,7 +82,7 @@ STA = {  # run -> rows (corner, mode, check, wns, tns, violating endpoints)
 
 PATHS = {  # run -> (corner, mode, check, clock, [(slack, startpoint, endpoint)]) for the worst corner
     "run42": ("ss_0p72v_125c", "func", "setup", "clk_axi", [
-        (-0.087, "u_dma/u_desc_fetch/rd_ptr_q_reg[5]/CK", "u_dma/u_arb/grant_q_reg[2]/D"),
+        (-0.087, "u_dma/u_desc_fetch/rd_ptr_q_reg[5]/CK", F.timing.run42.worst_endpoint),
         (-0.081, "u_dma/u_desc_fetch/rd_ptr_q_reg[5]/CK", "u_dma/u_arb/grant_q_reg[1]/D"),
         (-0.074, "u_noc/u_rtr1/hdr_q_reg[3]/CK", "u_noc/u_rtr1/route_q_reg[0]/D"),
         (-0.069, "u_dma/u_desc_fetch/len_q_reg[11]/CK", "u_dma/u_arb/grant_q_reg[0]/D"),
@@ -89,7 +92,7 @@ PATHS = {  # run -> (corner, mode, check, clock, [(slack, startpoint, endpoint)]
         (-0.037, "u_cpu_ss/u_l2/tag_q_reg[19]/CK", "u_cpu_ss/u_l2/hit_q_reg/D"),
     ]),
     "run43": ("ss_0p72v_m40c", "func", "setup", "clk_noc", [
-        (-0.012, "u_noc/u_rtr3/vc_sel_q_reg[1]/CK", "u_noc/u_rtr3/vc_buf_q_reg[7]/D"),
+        (-0.012, "u_noc/u_rtr3/vc_sel_q_reg[1]/CK", F.timing.run43.worst_endpoint),
         (-0.010, "u_noc/u_rtr3/vc_sel_q_reg[1]/CK", "u_noc/u_rtr3/vc_buf_q_reg[6]/D"),
         (-0.008, "u_noc/u_rtr3/vc_sel_q_reg[0]/CK", "u_noc/u_rtr3/vc_buf_q_reg[5]/D"),
         (-0.006, "u_noc/u_rtr2/crd_q_reg[2]/CK", "u_noc/u_rtr2/crd_ok_q_reg/D"),
@@ -99,9 +102,9 @@ PATHS = {  # run -> (corner, mode, check, clock, [(slack, startpoint, endpoint)]
         (0.009, "u_ddr_ctrl/u_sched/bank_q_reg[2]/CK", "u_ddr_ctrl/u_sched/act_q_reg/D"),
     ]),
     "run44": ("ff_0p88v_m40c", "scan_shift", "hold", "clk_scan", [
-        (-0.021, "u_pcie/u_phy_if/scan_sh_q_reg[11]/CK", "u_pcie/u_phy_if/scan_sh_q_reg[12]/D"),
-        (-0.019, "u_pcie/u_phy_if/scan_sh_q_reg[12]/CK", "u_pcie/u_phy_if/scan_sh_q_reg[13]/D"),
-        (-0.012, "u_pcie/u_phy_if/scan_sh_q_reg[3]/CK", "u_pcie/u_phy_if/scan_sh_q_reg[4]/D"),
+        (-0.021, "u_pcie/u_phy_if/scan_sh_q_reg[11]/CK", F.screenshots.run44_endpoints[0]),  # the worst endpoint
+        (-0.019, "u_pcie/u_phy_if/scan_sh_q_reg[12]/CK", F.screenshots.run44_endpoints[1]),
+        (-0.012, "u_pcie/u_phy_if/scan_sh_q_reg[3]/CK", F.screenshots.run44_endpoints[2]),
         (0.004, "u_ddr_ctrl/u_phy/scan_q_reg[0]/CK", "u_ddr_ctrl/u_phy/scan_q_reg[1]/D"),
         (0.006, "u_noc/u_rtr0/scan_q_reg[8]/CK", "u_noc/u_rtr0/scan_q_reg[9]/D"),
         (0.007, "u_cpu_ss/u_core0/scan_q_reg[31]/CK", "u_cpu_ss/u_core0/scan_q_reg[32]/D"),
@@ -204,7 +207,8 @@ def waveform(path: Path) -> None:
     f_ui, f_mono, f_small = ImageFont.truetype(SANS, 12), ImageFont.truetype(MONO, 12), ImageFont.truetype(MONO, 10)
     d.rectangle([0, 0, W, 24], fill=(45, 48, 56))
     d.text((10, 5), "WaveScope  -  pcie_link_retrain  seed=79355  (r119)  -  tb_orca2.u_dut.u_pcie", fill=(230, 230, 230), font=f_ui)
-    names = ["clk_pipe", "ltssm_state[4:0]", "pipe_rx_valid[0]", "pipe_rx_valid[1]", "pipe_rx_valid[2]", "pipe_rx_valid[3]",
+    circled = F.screenshots.waveform_signal  # pipe_rx_valid[3]: the failing lane
+    names = ["clk_pipe", "ltssm_state[4:0]", "pipe_rx_valid[0]", "pipe_rx_valid[1]", "pipe_rx_valid[2]", circled,
              "rx_elec_idle[3]", "eq_done", "retrain_req"]
     left, right, top, row_h = 200, W - 20, 70, 46
     d.rectangle([0, 24, left - 6, H], fill=(28, 30, 36))
@@ -234,7 +238,7 @@ def waveform(path: Path) -> None:
                 d.polygon([(tx(a) + 4, hi), (tx(b) - 4, hi), (tx(b), (hi + lo) // 2), (tx(b) - 4, lo), (tx(a) + 4, lo), (tx(a), (hi + lo) // 2)], outline=(120, 200, 240))
                 d.text((tx(a) + 8, hi + 4), label, fill=(120, 200, 240), font=f_small)
         elif name.startswith("pipe_rx_valid"):
-            if name.endswith("[3]"):
+            if name == circled:
                 d.line([tx(t0), hi, tx(drop), hi, tx(drop), lo, tx(t1), lo], fill=(240, 90, 80), width=2)
             else:
                 d.line([tx(t0), hi, tx(t1), hi], fill=green)
@@ -248,7 +252,7 @@ def waveform(path: Path) -> None:
     d.line([tx(drop), 40, tx(drop), H - 30], fill=(250, 220, 60), width=1)
     d.rectangle([tx(drop) + 4, H - 28, tx(drop) + 150, H - 12], fill=(250, 220, 60))
     d.text((tx(drop) + 8, H - 27), f"C1 {drop:,} ns", fill=(0, 0, 0), font=f_small)
-    y3 = top + names.index("pipe_rx_valid[3]") * row_h
+    y3 = top + names.index(circled) * row_h
     d.ellipse([tx(drop) - 22, y3 - 2, tx(drop) + 22, y3 + 36], outline=(255, 60, 200), width=2)
     d.text((tx(drop) + 28, y3 - 14), "<- BO", fill=(255, 90, 210), font=f_ui)
     img.save(path, format="PNG", optimize=True)

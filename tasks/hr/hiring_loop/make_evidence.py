@@ -29,18 +29,18 @@ from reportlab.lib.pagesizes import A4
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen import canvas
 
+from pytest_clawmark.taskfiles import TaskFolder
+
 HERE = Path(__file__).parent
+F = TaskFolder(__file__).facts  # the figures the checkers and the solution read too
 DEJAVU = "/usr/share/fonts/truetype/dejavu/"
 SANS, BOLD, SERIF, MONO = (DEJAVU + f for f in ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSerif.ttf", "DejaVuSansMono.ttf"))
 PINNED = datetime(2025, 3, 7, 18, 5, 0)
 
-PANEL = [
-    ("Nadia Haddad", "nadia.haddad@fernhollow.example", "Bar raiser, Staff Engineer"),
-    ("Owen Clarke", "owen.clarke@fernhollow.example", "Senior Data Engineer"),
-    ("Sofia Lindgren", "sofia.lindgren@fernhollow.example", "Analytics Engineering Lead"),
-    ("Rahul Mehta", "rahul.mehta@fernhollow.example", "Platform Engineer"),
-]
-CANDIDATES = {"C-101": "Amara Osei", "C-102": "Bence Kovacs", "C-103": "Lucia Ferreira", "C-104": "Daniel Achterberg"}
+ROLES = {"Nadia Haddad": "Bar raiser, Staff Engineer", "Owen Clarke": "Senior Data Engineer",
+         "Sofia Lindgren": "Analytics Engineering Lead", "Rahul Mehta": "Platform Engineer"}
+PANEL = [(p["name"], p["email"], ROLES[p["name"]]) for p in F.panel]  # name, address (checked), role
+CANDIDATES = {"C-101": "Amara Osei", F.candidate.id: F.candidate.name, "C-103": "Lucia Ferreira", "C-104": "Daniel Achterberg"}
 ROUNDS = {"Nadia Haddad": "Values & bar raiser", "Owen Clarke": "Coding", "Sofia Lindgren": "Stakeholder case", "Rahul Mehta": "System design"}
 # (candidate, interviewer, Technical, System Design, Collaboration, Ownership, Recommendation, Status, submitted)
 SCORECARDS = [
@@ -165,10 +165,10 @@ def comp_exception(path: Path) -> None:
     d.line([(60, 140), (790, 140)], fill=(60, 60, 60), width=2)
     rows = [
         ("Requisition", "REQ-2207  Senior Data Engineer (level L5)"),
-        ("Candidate", "C-102  Bence Kovacs"),
+        ("Candidate", f"{F.candidate.id}  {F.candidate.name}"),
         ("Hiring manager", "Tomasz Wisniewski"),
-        ("Band (L5, 2025)", "EUR 110,000 - 132,000"),
-        ("Requested base salary", "EUR 138,000"),
+        ("Band (L5, 2025)", f"EUR {F.offer.band_min:,} - {F.offer.band_max_refreshed:,}"),
+        ("Requested base salary", f"EUR {F.offer.requested:,}"),
         ("Reason", "Competing offer; strong debrief"),
     ]
     y = 180
@@ -188,9 +188,9 @@ def comp_exception(path: Path) -> None:
     d.line([(81, y + 3), (63, y + 21)], fill=(20, 30, 90), width=3)
     d.text((96, y - 2), "Approved with changes:", font=font(SANS, 20), fill=(40, 40, 40))
     y += 46
-    d.text((110, y), "Approved base salary:   EUR 135,000", font=font(SERIF, 24), fill=(10, 10, 10))
+    d.text((110, y), f"Approved base salary:   EUR {F.offer.approved_base:,}", font=font(SERIF, 24), fill=(10, 10, 10))
     y += 40
-    d.text((110, y), "Sign-on bonus (one-off): EUR 5,000", font=font(SERIF, 24), fill=(10, 10, 10))
+    d.text((110, y), f"Sign-on bonus (one-off): EUR {F.offer.sign_on:,}", font=font(SERIF, 24), fill=(10, 10, 10))
     y += 36
     d.text((110, y), "repayable pro rata if leaving within 12 months", font=font(SANS, 17), fill=(60, 60, 60))
     y += 44
@@ -214,9 +214,9 @@ def bgc_certificate(path: Path) -> None:
     d.text((80, 80), "VERITAS SCREENING SERVICES", font=font(BOLD, 30), fill=(30, 60, 50))
     d.text((80, 124), "Pre-employment screening - certificate of result", font=font(SANS, 20), fill=(50, 50, 50))
     rows = [
-        ("Certificate No.", "FS-BGC-25-0317"),
+        ("Certificate No.", F.candidate.certificate),
         ("Client", "Fernhollow Analytics GmbH"),
-        ("Subject", "Bence Kovacs (client ref. C-102)"),
+        ("Subject", f"{F.candidate.name} (client ref. {F.candidate.id})"),
         ("Checks", "Identity, right to work, education,"),
         ("", "employment history 2016-2025, references"),
         ("Issued", "13.03.2025"),

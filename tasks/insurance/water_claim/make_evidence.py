@@ -20,13 +20,19 @@ import random
 import shutil
 import subprocess
 import tempfile
+from decimal import Decimal
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 from reportlab.lib.pagesizes import A4
 from reportlab.pdfgen import canvas
 
+from pytest_clawmark.taskfiles import TaskFolder
+
 HERE = Path(__file__).parent
+F = TaskFolder(__file__).facts  # the figures the checkers and the solution read too
+CLAIM, POLICY = F.claim.number, F.claim.policy
+WIDTH, LENGTH = F.evidence.floor_marked  # the taped area on the kitchen floor, metres
 FONTS = Path("/usr/share/fonts/truetype/dejavu")
 
 
@@ -83,9 +89,9 @@ def kitchen_floor(path: Path) -> None:
     d.rectangle(box, outline=(40, 90, 200), width=9)
     # marker notes on the tape + a yellow tape measure along the top edge
     d.rectangle((300, 160, 520, 186), fill=(250, 250, 245))
-    d.text((318, 160), "3.20 m", font=font(22, bold=True), fill=(20, 20, 20))
+    d.text((318, 160), f"{WIDTH} m", font=font(22, bold=True), fill=(20, 20, 20))
     side = Image.new("RGBA", (220, 30), (250, 250, 245, 255))
-    ImageDraw.Draw(side).text((40, 1), "4.50 m", font=font(22, bold=True), fill=(20, 20, 20))
+    ImageDraw.Draw(side).text((40, 1), f"{LENGTH} m", font=font(22, bold=True), fill=(20, 20, 20))
     img.paste(side.rotate(90, expand=True), (728, 290))
     d.rectangle((100, 616, 720, 640), fill=(245, 205, 40))
     for i, x in enumerate(range(100, 721, 31)):
@@ -163,7 +169,7 @@ def rating_plate(jitter: int) -> Image.Image:
     lines = [
         "Type  WAW28590",
         "E-Nr  WAW28590GB/04",
-        "FD 9401        Mfd. 01/2014",
+        f"FD 9401        Mfd. {F.evidence.washer_made}",
         "230 V ~ 50 Hz   2300 W   10 A",
         "Made in Germany    IPX4",
     ]
@@ -218,12 +224,12 @@ def _lines(c: canvas.Canvas, y: float, lines: list[str], size: float = 10.5, x: 
 
 def policy(path: Path) -> None:
     c = canvas.Canvas(str(path), pagesize=A4, invariant=1)
-    c.setTitle("Meridian Mutual HomeShield policy schedule HO-558213")
+    c.setTitle(f"Meridian Mutual HomeShield policy schedule {POLICY}")
     c.setFont("Helvetica-Bold", 15)
     c.drawString(60, 790, "Meridian Mutual Insurance - HomeShield Home Policy")
     _lines(c, 765, [
         "## Policy schedule",
-        "Policy number: HO-558213            Policyholder: Daniel Brooks",
+        f"Policy number: {POLICY}            Policyholder: Daniel Brooks",
         "Insured address: 14 Alder Lane, Kingsbridge KB3 9RT",
         "Period of insurance: 01/05/2024 to 30/04/2025 (both days inclusive)",
         "",
@@ -232,7 +238,7 @@ def policy(path: Path) -> None:
         "",
         "## Deductibles (the first part of each claim you pay)",
         "Standard deductible, each and every claim: EUR 250",
-        "Escape of water (Section A3 / B3), each and every claim: EUR 1,000 (replaces the standard deductible)",
+        f"Escape of water (Section A3 / B3), each and every claim: EUR {Decimal(F.policy.deductible):,.0f} (replaces the standard deductible)",
         "Subsidence: EUR 1,000",
         "",
         "## A3 / B3 Escape of water - what is covered",
@@ -253,8 +259,8 @@ def policy(path: Path) -> None:
         "7.1 Buildings: we pay the cost of repair or replacement to the same standard (new for old) at the",
         "    insurer's current unit costs, for the area actually damaged.",
         "7.2 Contents: we pay the cost of replacing as new, less a deduction for wear and tear for:",
-        "    domestic appliances, electronics and computers: 8% of the replacement cost for each full year",
-        "    since manufacture, up to a maximum deduction of 60%;",
+        f"    domestic appliances, electronics and computers: {Decimal(F.policy.wear_per_year) * 100:.0f}% of the replacement cost for each full year",
+        f"    since manufacture, up to a maximum deduction of {Decimal(F.policy.wear_max) * 100:.0f}%;",
         "    loose carpets and rugs (contents): 5% per full year since purchase, up to a maximum of 50%.",
         "    The age of an appliance is taken from its manufacturer's rating plate where available.",
         "7.3 Emergency measures: reasonable, necessary costs as invoiced.",
@@ -276,7 +282,7 @@ def dryfast_invoice(path: Path) -> None:
         "Unit 4, Quay Road Trading Estate, Kingsbridge  -  VAT included",
         "",
         "INVOICE DF-3317                                  Date: 10/03/2025",
-        "Customer: Daniel Brooks, 14 Alder Lane, Kingsbridge   (insurer claim ref CLM-2025-0412)",
+        f"Customer: Daniel Brooks, 14 Alder Lane, Kingsbridge   (insurer claim ref {CLAIM})",
         "",
         "Emergency call-out, water extraction (kitchen, basement), 08/03/2025      EUR   375.00",
         "Dehumidifier and air-mover hire, 5 days x EUR 175.00                       EUR   875.00",
@@ -284,7 +290,7 @@ def dryfast_invoice(path: Path) -> None:
         "",
     ])
     c.setFont("Helvetica-Bold", 12)
-    c.drawString(60, y - 6, "TOTAL DUE                                                       EUR 1,450.00")
+    c.drawString(60, y - 6, f"TOTAL DUE                                                       EUR {Decimal(F.evidence.drying_total):,}")
     c.setFont("Helvetica", 9)
     c.drawString(60, 80, "Payment within 14 days. We are happy to invoice your insurer directly.")
     c.save()
@@ -292,11 +298,11 @@ def dryfast_invoice(path: Path) -> None:
 
 def inspection_report(path: Path) -> None:
     c = canvas.Canvas(str(path), pagesize=A4, invariant=1)
-    c.setTitle("Site inspection report CLM-2025-0412")
+    c.setTitle(f"Site inspection report {CLAIM}")
     c.setFont("Helvetica-Bold", 15)
     c.drawString(60, 790, "Meridian Mutual - Field Inspection Report")
     _lines(c, 765, [
-        "Claim: CLM-2025-0412      Policy: HO-558213      Insured: Daniel Brooks",
+        f"Claim: {CLAIM}      Policy: {POLICY}      Insured: Daniel Brooks",
         "Visit: 12/03/2025 10:00-11:40, 14 Alder Lane      Inspector: Tom Reyes",
         "",
         "## Cause of loss",
@@ -305,7 +311,7 @@ def inspection_report(path: Path) -> None:
         "shut the stopcock at about 07:50 on 08/03. Pipe since repaired by the insured's plumber (not covered).",
         "",
         "## Findings by item",
-        "Kitchen laminate flooring: damaged area as marked by DryFast, 3.20 m x 4.50 m; the rest of the",
+        f"Kitchen laminate flooring: damaged area as marked by DryFast, {WIDTH} m x {LENGTH} m; the rest of the",
         "  kitchen floor is dry and sound (moisture readings < 12%). Replace the marked area only.",
         "Kitchen base cabinets: two units under and beside the sink swollen at the base; replace both.",
         "Washing machine (basement): water entered the control module; beyond economic repair.",

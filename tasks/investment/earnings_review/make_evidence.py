@@ -29,19 +29,22 @@ from openpyxl.styles import Font, PatternFill
 from reportlab.lib.pagesizes import LETTER
 from reportlab.pdfgen import canvas
 
+from pytest_clawmark.taskfiles import TaskFolder
+
 HERE = Path(__file__).parent
+F = TaskFolder(__file__).facts  # the figures the checkers and the solution read too
 PINNED = datetime(2025, 10, 17, 18, 5, 0)
 
-# -- facts (the task module's solution key repeats the ones a reader takes from these files) ----
+# -- facts (the ones a reader takes from these files are in facts.toml) ----------------------------
 QUARTERS = [  # quarter, revenue $M, non-GAAP EPS $, status
     ("Q1 2025", 98.2, 0.52, "actual"),
     ("Q2 2025", 100.8, 0.53, "actual"),
-    ("Q3 2025E", 101.5, 0.54, "estimate"),
+    ("Q3 2025E", F.model.q3_est, 0.54, "estimate"),
     ("Q4 2025E", 108.5, 0.59, "estimate"),
 ]
-SHARES_HELD = 185_000
-LAST_CLOSE = 58.40
-NAV_MUSD = 412.5
+SHARES_HELD = F.model.shares
+LAST_CLOSE = F.model.last_close
+NAV_MUSD = F.model.nav_musd
 
 CALL_OUTLOOK = (
     "Turning to the outlook. For full year twenty twenty-five, we now expect revenue "
@@ -72,7 +75,7 @@ def working_model(path: Path) -> None:
     for cell in ws[ws.max_row]:
         cell.font = bold
     ws.append([])
-    ws.append(["Company FY25 revenue guidance (given 2025-07-29)", "400 - 410", "", ""])
+    ws.append(["Company FY25 revenue guidance (given 2025-07-29)", f"{F.guidance.previous_low} - {F.guidance.previous_high}", "", ""])
     ws.column_dimensions["A"].width = 46
     for col in "BCD":
         ws.column_dimensions[col].width = 18
@@ -136,8 +139,8 @@ def press_release(path: Path) -> None:
     c.drawString(60, y, "Third quarter highlights")
     c.setFont("Helvetica", 10)
     for line in [
-        "- Revenue of $103.2 million, up 9% year over year; orders of $111.4 million (book-to-bill 1.08).",
-        "- GAAP diluted EPS of $0.51; non-GAAP diluted EPS of $0.57.",
+        f"- Revenue of ${F.release.revenue} million, up 9% year over year; orders of $111.4 million (book-to-bill 1.08).",
+        f"- GAAP diluted EPS of $0.51; non-GAAP diluted EPS of ${F.release.eps}.",
         "- GAAP gross margin 43.1%; non-GAAP gross margin 44.6%.",
         "- Operating cash flow of $18.9 million; cash and investments of $241.0 million at quarter end.",
     ]:
@@ -150,10 +153,10 @@ def press_release(path: Path) -> None:
     c.setFont("Helvetica", 10)
     rows = [
         ("", "Q3 2025", "Q3 2024"),
-        ("Revenue", "103.2", "94.7"),
+        ("Revenue", str(F.release.revenue), "94.7"),
         ("GAAP net income", "17.3", "14.9"),
         ("GAAP diluted EPS", "0.51", "0.44"),
-        ("Non-GAAP diluted EPS", "0.57", "0.49"),
+        ("Non-GAAP diluted EPS", str(F.release.eps), "0.49"),
         ("Diluted shares (millions)", "33.9", "33.8"),
     ]
     for label, a, b in rows:

@@ -14,15 +14,26 @@ Needs Pillow, espeak-ng and ffmpeg (authoring time only; running the benchmark d
 
 from __future__ import annotations
 
+import datetime
 import random
 import subprocess
 import tempfile
 import time
+from decimal import Decimal
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
+from pytest_clawmark.taskfiles import TaskFolder
+
 HERE = Path(__file__).parent
+F = TaskFolder(__file__).facts  # the figures the checkers and the solution read too
+CONTRACT_SUM = f"{int(F.expected.C1[1]):,}.00"  # 2,900,000.00
+SCOPE_KM = F.expected.C6[1]  # 11.6
+SIGNED = datetime.date.fromisoformat(F.expected.C3[1])
+SIGNED_TEXT = f"{SIGNED.day} {SIGNED:%B %Y}"  # 14 March 2024
+KESSLER = F.ledger.kessler  # the four payments to Kessler Asphalt, summing to C2's verified value
+assert sum(Decimal(a.replace(",", "")) for a in KESSLER) == Decimal(F.expected.C2[1])
 SCANNED = time.strptime("2025-03-07 16:30", "%Y-%m-%d %H:%M")  # fixed PDF dates (Pillow wants struct_time)
 FONTS = Path("/usr/share/fonts/truetype/dejavu")
 SERIF = str(FONTS / "DejaVuSerif.ttf")
@@ -37,12 +48,12 @@ INTERVIEW = (
 
 LEDGER = [
     # date, supplier, reference, amount (EUR)
-    ("2024-05-31", "Kessler Asphalt GmbH", "NG-RD-2024-07 / 1", "1,160,000.00"),
+    ("2024-05-31", "Kessler Asphalt GmbH", "NG-RD-2024-07 / 1", KESSLER[0]),
     ("2024-06-14", "Brightline Signs GmbH", "NG-SG-2024-02", "42,300.00"),
-    ("2024-07-31", "Kessler Asphalt GmbH", "NG-RD-2024-07 / 2", "980,500.00"),
+    ("2024-07-31", "Kessler Asphalt GmbH", "NG-RD-2024-07 / 2", KESSLER[1]),
     ("2024-09-13", "Norr Lighting AB", "NG-LT-2024-01", "118,900.00"),
-    ("2024-09-30", "Kessler Asphalt GmbH", "NG-RD-2024-07 / 3", "870,000.00"),
-    ("2024-11-29", "Kessler Asphalt GmbH", "NG-RD-2024-07 / 4 final", "834,700.00"),
+    ("2024-09-30", "Kessler Asphalt GmbH", "NG-RD-2024-07 / 3", KESSLER[2]),
+    ("2024-11-29", "Kessler Asphalt GmbH", "NG-RD-2024-07 / 4 final", KESSLER[3]),
 ]
 PAGE_TOTAL = "4,006,400.00"  # all suppliers; Kessler alone: 3,845,200.00
 
@@ -79,16 +90,16 @@ def contract_page() -> Image.Image:
         (60, 160, "CONTRACT NG-RD-2024-07", SERIF_BOLD, 22),
         (60, 195, "Road resurfacing programme 2024", SERIF, 18),
         (60, 260, "Contractor:  Kessler Asphalt GmbH, Industriestr. 12, Northgate", SERIF, 15),
-        (60, 300, "Scope of works:  resurfacing of 11.6 km of carriageway", SERIF, 15),
+        (60, 300, f"Scope of works:  resurfacing of {SCOPE_KM} km of carriageway", SERIF, 15),
         (60, 325, "(Lindenweg, Hafenstrasse, Ostring), incl. kerbs and markings", SERIF, 15),
-        (60, 375, "Contract sum:  EUR 2,900,000.00 (excluding VAT)", SERIF_BOLD, 16),
+        (60, 375, f"Contract sum:  EUR {CONTRACT_SUM} (excluding VAT)", SERIF_BOLD, 16),
         (60, 415, "Variations only by written change order under clause 14.", SERIF, 15),
         (60, 500, "Signed for the Council", SERIF_BOLD, 15),
         (60, 580, "M. Vogel, Director of Infrastructure", SERIF, 15),
-        (60, 610, "Date:  14 March 2024", SERIF, 15),
+        (60, 610, f"Date:  {SIGNED_TEXT}", SERIF, 15),
         (430, 500, "Signed for the Contractor", SERIF_BOLD, 15),
         (430, 580, "R. Kessler, Managing Director", SERIF, 15),
-        (430, 610, "Date:  14 March 2024", SERIF, 15),
+        (430, 610, f"Date:  {SIGNED_TEXT}", SERIF, 15),
         (60, 1000, "RELEASED UNDER FOI REQUEST 2291 - PAGE 1 OF 2", MONO, 14),
     ]
     page = _paper(L, seed=1, angle=0.7)

@@ -29,7 +29,12 @@ from reportlab.lib.pagesizes import A4
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen import canvas
 
+from pytest_clawmark.taskfiles import TaskFolder
+
 HERE = Path(__file__).parent
+F = TaskFolder(__file__).facts  # the figures the checkers and the solution read too
+CAP = F.fee.renegotiated  # what our v3 proposed: 9.1 = the current annual fee, 9.3 = three times it
+SUPER_CAP = 3 * CAP
 FONTS = Path("/usr/share/fonts/truetype/dejavu")
 
 CLAUSES = [
@@ -180,8 +185,8 @@ def signed_scan(path: Path) -> None:
     rows = [
         ("5.2", "Personal Data Breach notification: within seventy-two (72) hours"),
         ("", "after Corvid becomes aware of the breach."),
-        ("9.1", "Aggregate liability cap: EUR 168,000."),
-        ("9.3", "(new) Data-protection super-cap: EUR 504,000 for breaches of"),
+        ("9.1", f"Aggregate liability cap: EUR {CAP:,}."),
+        ("9.3", f"(new) Data-protection super-cap: EUR {SUPER_CAP:,} for breaches of"),
         ("", "clause 5 and Schedule 3."),
         ("10", "Governing law: England and Wales; courts of London."),
     ]
@@ -198,11 +203,11 @@ def signed_scan(path: Path) -> None:
     d.text((70, y + 10), "All other clauses remain as in draft v2.", font=serif, fill=(20, 20, 20))
     # handwritten correction of the super-cap, struck through and initialled
     x0 = 130 + int(d.textlength("(new) Data-protection super-cap: ", font=serif))
-    x1 = x0 + int(d.textlength("EUR 504,000", font=serif))
+    x1 = x0 + int(d.textlength(f"EUR {SUPER_CAP:,}", font=serif))
     d.line((x0 - 4, strike_y + 12, x1 + 4, strike_y + 9), fill=ink, width=3)
     d.line((x0 - 4, strike_y + 6, x1 + 4, strike_y + 15), fill=ink, width=2)
     note = Image.new("RGBA", (260, 44), (0, 0, 0, 0))
-    ImageDraw.Draw(note).text((4, 4), "EUR 340,000  LM", font=hand, fill=ink + (255,))
+    ImageDraw.Draw(note).text((4, 4), f"EUR {F.amendment.super_cap_signed:,}  LM", font=hand, fill=ink + (255,))
     page.paste(note.rotate(4, expand=True, resample=Image.BICUBIC), (x0 - 6, strike_y - 52), note.rotate(4, expand=True, resample=Image.BICUBIC))
     # signature blocks
     y = 560
@@ -210,7 +215,7 @@ def signed_scan(path: Path) -> None:
     sig = [(100, 650), (130, 612), (150, 660), (178, 618), (196, 652), (230, 626), (262, 646), (300, 630), (340, 640)]
     d.line(sig, fill=ink, width=3, joint="curve")
     d.line((90, 670, 420, 670), fill=(60, 60, 60), width=1)
-    d.text((60, 680), "Name:  Leon Marsh", font=serif, fill=(15, 15, 15))
+    d.text((60, 680), f"Name:  {F.amendment.signed_by}", font=serif, fill=(15, 15, 15))
     d.text((60, 706), "Title:  Sales Director", font=serif, fill=(15, 15, 15))
     d.text((60, 732), "Date:   14 May 2025", font=serif, fill=(15, 15, 15))
     y = 800

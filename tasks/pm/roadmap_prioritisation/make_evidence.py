@@ -24,19 +24,28 @@ from openpyxl import Workbook
 from openpyxl.styles import Font
 from PIL import Image, ImageDraw, ImageFont
 
+from pytest_clawmark.taskfiles import TaskFolder
+
 HERE = Path(__file__).parent
 FONTS = Path("/usr/share/fonts/truetype/dejavu")
 SANS = str(FONTS / "DejaVuSans.ttf")
 SANS_BOLD = str(FONTS / "DejaVuSans-Bold.ttf")
 
+F = TaskFolder(__file__).facts  # the figures the checkers and the solution read too
+NAMES = [
+    # key, feature, note (reach, impact, confidence and effort come from facts.toml [inputs])
+    ("F-101", "Custom alert thresholds", ""),
+    ("F-102", "Dashboard dark mode", ""),
+    ("F-103", "Embedded analytics SDK", ""),
+    ("F-104", "Scheduled exports", "Reach = accounts exporting manually in the last 90 days (see usage dashboard)"),
+    ("F-105", "SSO audit log", "Enterprise ask; interviews pending"),
+    ("F-106", "Mobile app (beta)", ""),
+]
+DASHBOARD_ONLY = "F-104"  # its reach is blank in the export: only the dashboard tile shows it
 FEATURES = [
     # key, feature, reach (accounts/quarter) or None, impact, confidence, effort (person-months), note
-    ("F-101", "Custom alert thresholds", 800, 2, 0.8, 2, ""),
-    ("F-102", "Dashboard dark mode", 2000, 0.5, 1.0, 1, ""),
-    ("F-103", "Embedded analytics SDK", 300, 3, 0.5, 6, ""),
-    ("F-104", "Scheduled exports", None, 1, 0.8, 2, "Reach = accounts exporting manually in the last 90 days (see usage dashboard)"),
-    ("F-105", "SSO audit log", 450, 2, 0.5, 3, "Enterprise ask; interviews pending"),
-    ("F-106", "Mobile app (beta)", 1400, 1, 0.5, 5, ""),
+    (key, name, None if key == DASHBOARD_ONLY else F.inputs[key][0], *F.inputs[key][1:], note)
+    for key, name, note in NAMES
 ]
 FIXED = datetime(2025, 5, 30, 17, 0, 0)
 
@@ -91,8 +100,8 @@ def dashboard(path: Path) -> None:
     d.text((690, 20), "Last 90 days (Mar 3 - May 31)", fill=(180, 190, 210), font=f(14))
     tiles = [
         ("Active accounts", "3,912", "+4.1% vs previous 90 days"),
-        ("Accounts exporting manually", "1,240", "CSV/XLSX download, 1+ per month"),
-        ("Export clicks", "18,430", "all accounts"),
+        ("Accounts exporting manually", f"{F.inputs[DASHBOARD_ONLY][0]:,}", "CSV/XLSX download, 1+ per month"),
+        ("Export clicks", f"{F.dashboard.export_clicks:,}", "all accounts"),
         ("Avg. session length", "14.2 min", "-0.6 min vs previous 90 days"),
     ]
     x = 24

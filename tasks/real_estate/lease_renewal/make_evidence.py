@@ -18,11 +18,16 @@ from __future__ import annotations
 import csv
 import random
 import time
+from datetime import date
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
+from pytest_clawmark.taskfiles import TaskFolder
+
 HERE = Path(__file__).parent
+F = TaskFolder(__file__).facts  # the figures the checkers and the solution read too
+U = F.unit
 SCANNED = time.strptime("2025-04-11 16:30", "%Y-%m-%d %H:%M")  # fixed PDF dates (Pillow wants struct_time)
 FONTS = Path("/usr/share/fonts/truetype/dejavu")
 SANS = str(FONTS / "DejaVuSans.ttf")
@@ -33,9 +38,9 @@ HAND = str(FONTS / "DejaVuSans-Oblique.ttf")
 
 UNITS = [  # unit, area m², box on the plan (x0, y0, x1, y1)
     ("3.01", 118, (40, 60, 260, 300)),
-    ("3.02", 148, (260, 60, 540, 300)),
+    ("3.02", U.area_in_draft_lease, (260, 60, 540, 300)),  # the area the draft lease wrongly gives 3.04
     ("3.03", 96, (540, 60, 720, 300)),
-    ("3.04", 132, (40, 380, 290, 620)),
+    (U.id, U.area, (40, 380, 290, 620)),
     ("3.05", 104, (290, 380, 490, 620)),
     ("3.06", 160, (490, 380, 860, 620)),
 ]
@@ -95,7 +100,7 @@ def _terms(area: str) -> list[Line]:
         (415, 250, area, SERIF, 15),
         (60, 272, "     net lettable area (plan in Schedule 1).", SERIF, 15),
         (60, 305, "2.  Term:  five (5) years commencing on", SERIF, 15),
-        (60, 340, "3.  Rent:  EUR 24.50 per m² NLA per month, exclusive of", SERIF, 15),
+        (60, 340, f"3.  Rent:  EUR {U.rate:.2f} per m² NLA per month, exclusive of", SERIF, 15),
         (60, 362, "     service charge and VAT, payable monthly in advance.", SERIF, 15),
         (60, 395, "4.  Service charge:  per m² NLA per month at the rate set in", SERIF, 15),
         (60, 417, "     the Landlord's current building budget.", SERIF, 15),
@@ -105,7 +110,7 @@ def _terms(area: str) -> list[Line]:
 
 
 def lease_draft() -> Image.Image:
-    lines = _terms("148 m²") + [
+    lines = _terms(f"{U.area_in_draft_lease} m²") + [
         (410, 305, "1 May 2025.", SERIF, 15),
         (60, 600, "Signed for the Tenant", SERIF_BOLD, 15),
         (60, 680, "A. Lark, Director      Date: 11 April 2025", SERIF, 15),
@@ -119,7 +124,7 @@ def lease_draft() -> Image.Image:
 
 
 def lease_executed() -> Image.Image:
-    lines = _terms("132 m²") + [
+    lines = _terms(f"{U.area} m²") + [
         (410, 305, "1 May 2025.", SERIF, 15),
         (60, 520, "Amended by hand before signature; both parties have initialled.", SERIF, 13),
         (60, 600, "Signed for the Tenant", SERIF_BOLD, 15),
@@ -130,7 +135,8 @@ def lease_executed() -> Image.Image:
     ]
     page, d = _page(lines, 4, -0.4)
     d.line([(405, 315), (505, 313)], fill=20, width=3)  # "1 May 2025" struck through
-    d.text((520, 296), "12 May 2025", fill=30, font=ImageFont.truetype(HAND, 20))
+    start = date.fromisoformat(U.lease_start)
+    d.text((520, 296), f"{start.day} {start:%B %Y}", fill=30, font=ImageFont.truetype(HAND, 20))
     d.text((672, 302), "AL / CF", fill=60, font=ImageFont.truetype(HAND, 13))
     d.line([(70, 660), (110, 636), (150, 662), (200, 640), (240, 655)], fill=35, width=2)
     d.line([(70, 820), (100, 800), (130, 826), (175, 806), (215, 818)], fill=35, width=2)
@@ -149,7 +155,7 @@ def bank_csv(path: Path) -> None:
         w = csv.writer(fh, lineterminator="\n")
         w.writerow(["value_date", "counterparty", "reference", "amount_eur"])
         w.writerow(["2025-04-14", "NORDVIK LEGAL PARTNERS", "RENT APR UNIT 2.01", "4120.00"])
-        w.writerow(["2025-04-14", "LARKSPUR STUDIO LTD", "DEPOSIT UNIT 3.04 HARBOURSIDE", "9702.00"])
+        w.writerow([U.deposit_received, "LARKSPUR STUDIO LTD", f"DEPOSIT UNIT {U.id} HARBOURSIDE", f"{U.deposit:.2f}"])
         w.writerow(["2025-04-14", "BLUEFIN DESIGN GMBH", "RENT APR UNIT 3.04", "3010.00"])
 
 

@@ -24,15 +24,18 @@ from PIL import Image, ImageDraw, ImageFont
 from reportlab.lib.pagesizes import A4
 from reportlab.pdfgen import canvas
 
+from pytest_clawmark.taskfiles import TaskFolder
+
 HERE = Path(__file__).parent
+F = TaskFolder(__file__).facts  # the figures the checkers and the solution read too
 FONTS = Path("/usr/share/fonts/truetype/dejavu")
 SANS = str(FONTS / "DejaVuSans.ttf")
 SANS_BOLD = str(FONTS / "DejaVuSans-Bold.ttf")
 
 SITES = {"A": (52.0, 40.0), "B": (49.0, 38.0), "C": (47.0, 36.0), "D": (45.0, 34.0)}  # control, drought base (g)
 OFFSETS = [-1.2, 0.4, 0.9, -0.3, 0.6, -0.4]  # per replicate; sums to zero
-FLOODED = {"D-DR-05": 14.2, "D-DR-06": 12.9}  # irrigation leak: not comparable
-COLONISATION = {"A": 58, "B": 47, "C": 41, "D": 36}
+FLOODED = dict(zip(F.expected.flooded, (14.2, 12.9)))  # D-DR-05, D-DR-06: irrigation leak, not comparable
+COLONISATION = {"A": 58, "B": 47, "C": F.expected.colonisation_c, "D": 36}
 
 
 def plots() -> list[dict[str, str]]:
@@ -99,11 +102,11 @@ def papers(folder: Path) -> None:
         folder / "osei2025_soil_biology_biochemistry.pdf",
         ["Drought legacy reshapes rhizosphere communities", "of field-grown barley"],
         "Amara Osei, Karin Lindgren, Mateo Ruiz",
-        "Soil Biology and Biochemistry 203 (2025) 109712",
-        "10.1016/j.soilbio.2025.109712",
+        f"{F.papers.p1_journal} 203 (2025) 109712",
+        F.papers.p1_doi,
         [
             "Repeated drought leaves a legacy in agricultural soils, but how it shapes the rhizosphere",
-            "microbiome of cereal crops in the field is poorly resolved. We sequenced 312 rhizosphere",
+            f"microbiome of cereal crops in the field is poorly resolved. We sequenced {F.expected.samples_sequenced} rhizosphere",
             "samples (16S rRNA gene and ITS amplicons) collected during the 2024 season at four field",
             "sites in southern Sweden, from 96 plots under rain-out shelters and ambient controls.",
             "Drought legacy explained 14% of bacterial and 9% of fungal community variation and enriched",
@@ -119,8 +122,8 @@ def papers(folder: Path) -> None:
         folder / "lindgren2025_biorxiv_preprint.pdf",
         ["Arbuscular mycorrhizal inoculation buffers barley", "biomass loss under drought"],
         "Karin Lindgren, Amara Osei",
-        "bioRxiv preprint, posted 11 March 2025",
-        "10.1101/2025.03.11.642871",
+        f"{F.papers.p2_preprint_server} preprint, posted 11 March 2025",
+        F.papers.p2_preprint_doi,
         [
             "We tested whether inoculation with a native arbuscular mycorrhizal consortium reduces the",
             "biomass penalty of drought in spring barley. In a greenhouse experiment with 120 pots,",
@@ -164,7 +167,7 @@ def main() -> None:
     for sub in ("papers", "data", "figures"):
         (day1 / sub).mkdir(parents=True, exist_ok=True)
     papers(day1 / "papers")
-    data_csv(day1 / "data" / "plot_biomass_2025.csv")
+    data_csv(day1 / "data" / F.names.data_file)
     chart(day1 / "figures" / "colonisation_by_site.png")
     if "--print" in sys.argv:
         rows = plots()
