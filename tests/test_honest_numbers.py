@@ -408,7 +408,7 @@ def test_a_missing_agent_command_is_refused_before_any_turn(pytester: pytest.Pyt
 def test_zero_trials_is_refused(pytester: pytest.Pytester, basic_task: Path) -> None:
     result = pytester.runpytest("--agent=reference", "--clawmark-trials=0")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
-    result.stderr.fnmatch_lines(["*--clawmark-trials must be at least 1, got 0*"])
+    result.stderr.fnmatch_lines(["*argument --clawmark-trials: must be at least 1, got 0*"])
 
 
 def test_fail_under_and_junit_agree_and_a_partial_run_fails_the_gate(pytester: pytest.Pytester) -> None:

@@ -12,7 +12,7 @@ import pytest
 from pytest_clawmark.servers.sheets.clients import gspread_client
 from pytest_clawmark.world import World
 from pytest_clawmark.world.sheets import AmbiguousMatch, RowMissing, SheetsLookupError, SpreadsheetMissing
-from test_sheets_support import BUDGET, USER, agent, budget, make_world, world  # noqa: F401  (fixtures)
+from sheets_support import BUDGET, USER, agent, budget, make_world, world  # noqa: F401  (fixtures)
 
 
 def test_reads_are_exact_and_deterministic(world: World, budget: str) -> None:

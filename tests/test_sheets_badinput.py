@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pytest_clawmark.world import World
-from test_sheets_support import BUDGET, agent, agent_http, google_error, make_world
+from sheets_support import BUDGET, agent, agent_http, google_error, make_world
 
 Case = tuple[str, str, dict[str, Any], int, str]
 

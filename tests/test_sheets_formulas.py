@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import time
+from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
 from typing import Any
 from urllib.parse import quote
@@ -12,17 +12,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pytest_clawmark.servers.sheets import budget
 from pytest_clawmark.servers.sheets.calc import Calculator
 from pytest_clawmark.servers.sheets.cells import make_cell
 from pytest_clawmark.servers.sheets.refs import Rename, Shift, rewrite
 from pytest_clawmark.servers.sheets.store import Sheet, Store
 from pytest_clawmark.servers.sheets.values import write_values
 from pytest_clawmark.world import World
-from test_sheets_support import shared_raw, shared_world, world  # noqa: F401  (fixtures)
+from sheets_support import shared_raw, shared_world, world  # noqa: F401  (fixtures)
 
 
 @pytest.fixture
-def raw(shared_raw: httpx.Client) -> httpx.Client:
+def raw(shared_raw: httpx.Client) -> httpx.Client:  # noqa: F811  (a fixture imported above)
     return shared_raw
 
 
@@ -120,29 +121,56 @@ def test_structure_changes_rewrite_formulas(raw: httpx.Client) -> None:
     assert show(raw, sid, "Report!A1", "FORMULA") == [["=SUM(#REF!)"]]
 
 
-def test_long_dependency_chain_and_recompute_cost(raw: httpx.Client) -> None:
-    """A running balance over 2,000 rows: no recursion limit, and recomputing stays cheap."""
+def formula_calls(monkeypatch: pytest.MonkeyPatch) -> Callable[[], int]:
+    """Count formula evaluations (calls into the formula library), whoever makes them: the
+    embedded server runs in this process. Returns "how many since you last asked"."""
+    count = 0
+    real = Calculator._call
+
+    def counted(self: Calculator, key: Any, compiled: Any) -> Any:
+        nonlocal count
+        count += 1
+        return real(self, key, compiled)
+
+    monkeypatch.setattr(Calculator, "_call", counted)
+
+    def since_last() -> int:
+        nonlocal count
+        seen, count = count, 0
+        return seen
+
+    return since_last
+
+
+GENEROUS_S = 600.0
+"""The wall-clock guards of the chain test below. The server's 30 s recalculation deadline and the
+client's 60 s timeout protect a world from runaway formulas; here they would only measure how busy
+the machine is (the 2,000-formula chain took 44 s in-process with a load average of 11 on 2 cores)."""
+
+
+def test_long_dependency_chain_and_recompute_cost(raw: httpx.Client, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A running balance over 2,000 rows: no recursion limit, and recomputing stays cheap.
+
+    Cheap is counted in formula evaluations, not seconds: a wall-clock bound measured the
+    machine (it failed under ``-n 4`` on 2 busy cores), while the count is what the incremental
+    recomputation promises: an edit re-evaluates exactly the formulas that read it."""
+    monkeypatch.setattr(budget, "RECALC_DEADLINE_S", GENEROUS_S)
+    monkeypatch.setattr(raw, "timeout", httpx.Timeout(GENEROUS_S))
     n = 2000
     sid = book(raw, "Ledger", rows=n + 1)
     rows = [["Amount", "Balance"], [1, "=A2"]] + [[1, f"=B{r - 1}+A{r}"] for r in range(3, n + 2)]
+    calls = formula_calls(monkeypatch)
     put(raw, sid, "Ledger!A1", rows)
-    t0 = time.perf_counter()
     assert show(raw, sid, f"Ledger!B{n + 1}", "UNFORMATTED_VALUE") == [[n]]
-    first = time.perf_counter() - t0
+    assert calls() == n  # every balance, once
     put(raw, sid, "Ledger!A2", [[1001]])
-    t0 = time.perf_counter()
     assert show(raw, sid, f"Ledger!B{n + 1}", "UNFORMATTED_VALUE") == [[n + 1000]]
-    again = time.perf_counter() - t0
+    assert calls() == n  # everything depends on the top amount
     put(raw, sid, f"Ledger!A{n + 1}", [[2]])  # only the last balance reads this cell
-    t0 = time.perf_counter()
     assert show(raw, sid, f"Ledger!B{n + 1}", "UNFORMATTED_VALUE") == [[n + 1001]]
-    local = time.perf_counter() - t0
-    print(
-        f"\n{n}-formula chain: first evaluation {first * 1000:.0f} ms, after an edit at the top "
-        f"{again * 1000:.0f} ms (everything depends on it), after an edit at the end {local * 1000:.1f} ms"
-    )
-    assert again < 5.0
-    assert local < 0.5
+    assert calls() == 1
+    assert show(raw, sid, "Ledger!B2:B3", "UNFORMATTED_VALUE") == [[1001], [1002]]
+    assert calls() == 0  # reading again recomputes nothing
 
 
 EDITS = st.lists(
@@ -174,7 +202,7 @@ def test_incremental_results_equal_a_full_recomputation(edits: list[list[tuple[i
             assert current.value(sheet, r, c) == fresh.value(sheet, r, c), (r, c, sheet.cells[(r, c)])
 
 
-def test_today_follows_the_in_universe_clock(world: World) -> None:
+def test_today_follows_the_in_universe_clock(world: World) -> None:  # noqa: F811  (a fixture imported above)
     sid = world.sheets.create_spreadsheet("Clock", {"S": [["=TODAY()", "=NOW()"]]})
     assert sid
     assert world.sheets.values("Clock", "S!A1:B1", "FORMATTED_VALUE") == [["4/7/2025", "4/7/2025 9:00:00"]]

@@ -32,7 +32,7 @@ from fuzzing import REQUEST_LIMIT_S, fuzz_settings
 from pytest_clawmark.servers.sheets import limits
 from pytest_clawmark.servers.sheets.calc import warm_up
 from pytest_clawmark.world import World
-from test_sheets_support import agent_http, make_world
+from sheets_support import agent_http, make_world
 
 SEED = {
     "Data": [["Item", "Cost", "Total"], ["Tea", 3, "=SUM(B2:B3)"], ["Cake", 7.25, '=B3&" each"']],
@@ -202,7 +202,7 @@ GRID_RANGE = st.fixed_dictionaries({"sheetId": st.sampled_from([0, 1, 424242, "0
     "startRowIndex": INDEX, "endRowIndex": INDEX, "startColumnIndex": INDEX, "endColumnIndex": INDEX})  # fmt: skip
 CELL = st.fixed_dictionaries({"userEnteredValue": st.one_of(
     st.builds(lambda f: {"formulaValue": f}, FORMULAS), st.builds(lambda t: {"stringValue": t}, HOSTILE_TEXT),
-    st.builds(lambda n: {"numberValue": n}, st.floats(allow_nan=False) | st.integers(-(2**70), 2**70)),
+    st.builds(lambda n: {"numberValue": n}, st.floats(allow_nan=False, allow_infinity=False) | st.integers(-(2**70), 2**70)),
     st.builds(lambda b: {"boolValue": b}, st.booleans()), JSON)})  # fmt: skip
 TITLE = HOSTILE_TEXT | st.sampled_from(["Data", "data", "x" * 101, "", " ", "Sheet'1", "A1", "R1C1", "!"])
 COLOR = st.fixed_dictionaries({}, optional={"red": st.floats(-1, 2) | JSON, "green": st.floats(0, 1), "blue": JSON})

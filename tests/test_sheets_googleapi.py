@@ -9,7 +9,7 @@ import pytest
 from googleapiclient.errors import HttpError
 
 from pytest_clawmark.world import World
-from test_sheets_support import budget, drive_api, sheets_api, world  # noqa: F401  (fixtures)
+from sheets_support import budget, drive_api, sheets_api, world  # noqa: F401  (fixtures)
 
 SHEETS_MIME = "application/vnd.google-apps.spreadsheet"
 

@@ -9,7 +9,7 @@ import pytest
 from gspread.utils import ValueInputOption, ValueRenderOption
 
 from pytest_clawmark.world import World
-from test_sheets_support import budget, gc, world  # noqa: F401  (fixtures)
+from sheets_support import budget, gc, world  # noqa: F401  (fixtures)
 
 UE = ValueInputOption.user_entered
 

@@ -19,7 +19,7 @@ from urllib.parse import quote
 import httpx
 import pytest
 from fuzzing import REQUEST_LIMIT_S
-from test_sheets_support import USER, agent, agent_http, google_error
+from sheets_support import USER, agent, agent_http, google_error
 
 from pytest_clawmark.servers.sheets import limits
 from pytest_clawmark.servers.sheets.calc import warm_up

@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pytest_clawmark.servers.sheets.a1 import col_index, col_letters, format_range, parse_a1
-from test_sheets_support import google_error, shared_raw, shared_world  # noqa: F401  (fixtures)
+from sheets_support import google_error, shared_raw, shared_world  # noqa: F401  (fixtures)
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from test_sheets_support import agent, agent_http
+from sheets_support import agent, agent_http
 from upstream_support import run, world_of
 
 from pytest_clawmark.servers.sheets.clients import gspread_client

@@ -463,6 +463,8 @@ class Task:
                 dep = ids.get(r)
                 if dep is None:
                     out.append((c.where, f"checker {c.id!r} requires unknown checker {r!r}"))
+                elif dep is c:
+                    out.append((c.where, f"checker {c.id!r} requires itself"))
                 elif dep.day_index > c.day_index or (dep.day_index == c.day_index and self.checkers.index(dep) > self.checkers.index(c)):
                     out.append((c.where, f"checker {c.id!r} requires {r!r}, which runs after it"))
         detected = {c.detects for c in self.checkers if c.detects}

@@ -142,7 +142,8 @@ def pass_at_k(n: int, c: int, k: int) -> float:
     _check_nck(n, c, k)
     if n - c < k:
         return 1.0
-    return 1.0 - comb(n - c, k) / comb(n, k)
+    total = comb(n, k)
+    return (total - comb(n - c, k)) / total  # integers first: pass@1 is exactly c/n
 
 
 def pass_hat_k(n: int, c: int, k: int) -> float:

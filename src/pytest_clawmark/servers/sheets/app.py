@@ -6,12 +6,12 @@ One ASGI app serves three things under one base URL:
 * ``/drive/v3/files...`` — the Drive v3 files endpoints spreadsheets need;
 * ``/_admin/...`` — the harness's admin plane (admin token only, never audited as the agent).
 
-Why routing by hand on the *raw* path: ranges travel inside the path (``values/Sheet1!A1:B2``),
-percent-encoded to different degrees by different clients, may contain ``/`` (a sheet named
-``Q1/Q2``), and custom methods hang off them with a colon (``...:append``). Splitting the
-undecoded path first and decoding each piece afterwards is the only way to get all of these
-right. Every agent request — accepted or refused — is recorded in the audit log with a short,
-secret-free summary, and so is every attempt on the admin plane without the admin token.
+Why route tables: :data:`SHEETS_ROUTES`, :data:`DRIVE_ROUTES` and :data:`ADMIN_ROUTES` (at the end
+of this module) list every endpoint with its method, and with them every 404, 405 and 501 answer,
+in one place a reader can check against Google's API. They are matched on the *raw* path, since
+ranges travel inside it percent-encoded to different degrees (see :mod:`.routing`). Every agent
+request — accepted or refused — is recorded in the audit log with a short, secret-free summary,
+and so is every attempt on the admin plane without the admin token.
 
 Why a worker thread: all servers of a world share one event loop, and so does the harness's admin
 plane. Everything that touches the store — parsing a body, writing, computing formulas,
@@ -42,12 +42,13 @@ from . import admin, work
 from . import validate as v
 from .a1 import parse_a1
 from .batch import apply_requests, create_body, fill_created
-from .drive import Owner, check_create, check_update, drive_error, export, file_not_found, get_file, list_files
-from .errors import ApiError, invalid, not_found, unimplemented
+from .drive import Owner, check_create, check_update, export, file_not_found, get_file, list_files
+from .errors import ApiError, invalid, not_found
 from .fields import apply_mask, parse_mask, selects
 from .limits import MAX_ADMIN_BODY_BYTES, MAX_BATCH_REQUESTS, MAX_BODY_BYTES, MAX_HEADER_BYTES, MAX_JSON_DEPTH, MAX_URL_CHARS
 from .render import DATETIME_OPTIONS, RENDER_OPTIONS
 from .resource import spreadsheet_json
+from .routing import ANY, Refusal, Route, find
 from .store import Store
 from .values import append_values, check_values, clear_values, get_values, write_values
 
@@ -114,9 +115,10 @@ def _too_deep(data: Any) -> bool:
 class SheetsServer:
     """A Sheets/Drive-compatible server over one :class:`Store`. ``.app`` is the ASGI app.
 
-    No router: every request goes to :meth:`_endpoint`, which routes on the raw path (a
-    framework router would match the *decoded* path, where a range like ``%0A`` or ``%2F``
-    has already changed shape).
+    No framework router: every request goes to :meth:`_endpoint`, which checks the limits and
+    the token, then answers from the route tables below the class, matched on the raw path (a
+    framework router would match the *decoded* path, where a range like ``%0A`` or ``%2F`` has
+    already changed shape).
     """
 
     def __init__(self, config: SheetsConfig) -> None:
@@ -266,44 +268,37 @@ class SheetsServer:
 
     # -- agent plane: routing ----------------------------------------------------------------
     def _agent(self, request: Incoming, path: str, call: Call) -> Response:
-        method = request.method
-        params = request.query_params
-        if path.startswith("/v4/spreadsheets"):
-            rest = path[len("/v4/spreadsheets") :]
-            if rest in ("", "/"):
-                if method != "POST":
-                    raise ApiError(405, "Use POST /v4/spreadsheets to create a spreadsheet.")
-                call.operation = "POST spreadsheets.create"
-                return self._json(self._create(self._body(request), call, params.get("fields")))
-            if not rest.startswith("/"):
-                raise not_found("Method not found.")
-            head, sep, tail = rest[1:].partition("/")
-            sid_raw, colon, custom = head.partition(":")
-            sid = unquote(sid_raw)
-            call.target = sid
-            if not sep:
-                if not colon and method == "GET":
-                    call.operation = "GET spreadsheets.get"
-                    return self._json(self._get(sid, params, call))
-                if custom == "batchUpdate" and method == "POST":
-                    call.operation = "POST spreadsheets.batchUpdate"
-                    return self._json(self._batch_update(sid, self._body(request), call, params.get("fields")))
-                if custom == "getByDataFilter":
-                    raise unimplemented("spreadsheets.getByDataFilter is not supported by this server")
-                raise ApiError(405, f"No such method: {method} /v4/spreadsheets/{{id}}{colon}{custom}")
-            if tail.startswith("values:") and "/" not in tail:
-                return self._values_batch(request, sid, tail[len("values:") :], call)
-            if tail.startswith("values/"):
-                return self._values_one(request, sid, tail[len("values/") :], call)
-            if tail.startswith("sheets/") and tail.endswith(":copyTo"):
-                raise unimplemented("spreadsheets.sheets.copyTo is not supported by this server")
-            raise not_found("Method not found.")
-        if path.startswith("/drive/v3/files"):
-            return self._drive(request, path[len("/drive/v3/files") :], call)
-        raise not_found(f"Method not found: {method} {unquote(path)[:200]}")
+        """Answer from the first matching row of :data:`SHEETS_ROUTES`, then :data:`DRIVE_ROUTES`
+        (whose errors all take Drive's shape)."""
+        for routes, drive in ((SHEETS_ROUTES, False), (DRIVE_ROUTES, True)):
+            found = find(routes, request.method, path)
+            if found is None:
+                continue
+            route, raw = found
+            try:
+                return self._answer(route, raw, request, call)
+            except ApiError as exc:
+                if drive:
+                    exc.drive = True
+                raise
+        raise not_found(f"Method not found: {request.method} {unquote(path)[:200]}")
+
+    def _answer(self, route: Route[Handler], raw: dict[str, str], request: Incoming, call: Call) -> Response:
+        """Record what the request aims at (refusals too), then refuse or call the handler."""
+        args = {name: unquote(value) for name, value in raw.items()}
+        if "range" in args:
+            call.target = f"{args['id']}!{args['range']}"[:200]
+        elif "id" in args:
+            call.target = args["id"]
+        if isinstance(route.answer, Refusal):
+            raise route.answer.error(request.method, raw)
+        call.operation = f"{request.method} {route.operation}"
+        return route.answer(self, request, call, args)
 
     # -- spreadsheets ------------------------------------------------------------------------
-    def _create(self, body: dict[str, Any], call: Call, fields: str | None) -> dict[str, Any]:
+    def _create(self, request: Incoming, call: Call, args: dict[str, str]) -> Response:
+        body = self._body(request)
+        fields = request.query_params.get("fields")
         props, sheets = create_body(body)
         title = v.string(props.get("title"), "properties.title", default="Untitled spreadsheet", max_len=1000)
         call.summary = f"title={title!r}, {len(sheets) or 1} sheet(s)"
@@ -312,18 +307,22 @@ class SheetsServer:
         mask = parse_mask(fields) if fields else None
         ss = self.store.create(title, locale=locale, time_zone=tz, fill=lambda draft: fill_created(draft, sheets))
         call.target = ss.id
-        return apply_mask(spreadsheet_json(ss), mask)
+        return self._json(apply_mask(spreadsheet_json(ss), mask))
 
-    def _get(self, sid: str, params: Any, call: Call) -> dict[str, Any]:
+    def _get(self, request: Incoming, call: Call, args: dict[str, str]) -> Response:
+        params = request.query_params
         ranges = params.getlist("ranges")
         fields = params.get("fields")
         mask = parse_mask(fields) if fields else None
         include = v.boolean(params.get("includeGridData"), "includeGridData") or selects(mask, "sheets", "data")
         call.summary = (f"ranges={ranges} " if ranges else "") + ("with grid data" if include else "metadata")
-        ss = self.store.get(sid)
-        return apply_mask(spreadsheet_json(ss, include_grid=include, ranges=ranges or None), mask)
+        ss = self.store.get(args["id"])
+        return self._json(apply_mask(spreadsheet_json(ss, include_grid=include, ranges=ranges or None), mask))
 
-    def _batch_update(self, sid: str, body: dict[str, Any], call: Call, fields: str | None) -> dict[str, Any]:
+    def _batch_update(self, request: Incoming, call: Call, args: dict[str, str]) -> Response:
+        sid = args["id"]
+        body = self._body(request)
+        fields = request.query_params.get("fields")
         v.only_keys(body, {"requests", "includeSpreadsheetInResponse", "responseRanges", "responseIncludeGridData"}, "")
         requests = v.array(body.get("requests"), "requests", optional=False, max_len=MAX_BATCH_REQUESTS)
         kinds = [next(iter(r), "?") if isinstance(r, dict) else "?" for r in requests]
@@ -337,142 +336,127 @@ class SheetsServer:
         out: dict[str, Any] = {"spreadsheetId": sid, "replies": replies}
         if include:
             out["updatedSpreadsheet"] = spreadsheet_json(self.store.get(sid), include_grid=grid, ranges=response_ranges or None)
-        return apply_mask(out, mask)
+        return self._json(apply_mask(out, mask))
 
-    # -- values ------------------------------------------------------------------------------
+    # -- values: one range -------------------------------------------------------------------
+    def _values_get(self, request: Incoming, call: Call, args: dict[str, str]) -> Response:
+        params = request.query_params
+        option, dt = self._render_params(params)
+        major = v.enum(params.get("majorDimension"), "majorDimension", MAJOR, default="ROWS")
+        call.summary = f"{option}" + (f" {major}" if major != "ROWS" else "")
+        ss = self.store.get(args["id"])
+        return self._json(self._mask(get_values(ss, args["range"], option, dt, major), params.get("fields")))  # type: ignore[arg-type]
+
+    def _values_update(self, request: Incoming, call: Call, args: dict[str, str]) -> Response:
+        sid, rng, params = args["id"], args["range"], request.query_params
+        body = self._body(request)
+        option = self._input_option(params)
+        rows, major = self._value_range(body, rng, "")
+        call.summary = f"{self._shape(rows)} {option}"
+        self.store.get(sid)
+        with self.store.edit(sid) as ss:
+            result = write_values(ss, rng, rows, option, major)  # type: ignore[arg-type]
+        result = {"spreadsheetId": sid, **result}
+        self._include_values(params, sid, result)
+        return self._json(self._mask(result, params.get("fields")))
+
+    def _values_append(self, request: Incoming, call: Call, args: dict[str, str]) -> Response:
+        sid, rng, params = args["id"], args["range"], request.query_params
+        body = self._body(request)
+        option = self._input_option(params)
+        insert = v.enum(params.get("insertDataOption"), "insertDataOption", ("OVERWRITE", "INSERT_ROWS"), default="OVERWRITE")
+        rows, major = self._value_range(body, rng, "")
+        call.summary = f"{self._shape(rows)} {option} {insert}"
+        self.store.get(sid)
+        with self.store.edit(sid) as ss:
+            table, updates = append_values(ss, rng, rows, option, major, insert)  # type: ignore[arg-type]
+        updates = {"spreadsheetId": sid, **updates}
+        self._include_values(params, sid, updates)
+        out: dict[str, Any] = {"spreadsheetId": sid}
+        if table:
+            out["tableRange"] = table
+        out["updates"] = updates
+        return self._json(self._mask(out, params.get("fields")))
+
+    def _values_clear(self, request: Incoming, call: Call, args: dict[str, str]) -> Response:
+        sid, rng = args["id"], args["range"]
+        self._body(request)
+        self.store.get(sid)
+        parse_a1(rng)
+        with self.store.edit(sid) as ss:
+            cleared = clear_values(ss, rng)
+        return self._json(self._mask({"spreadsheetId": sid, "clearedRange": cleared}, request.query_params.get("fields")))
+
+    # -- values: several ranges --------------------------------------------------------------
+    def _values_batch_get(self, request: Incoming, call: Call, args: dict[str, str]) -> Response:
+        sid, params = args["id"], request.query_params
+        ranges = params.getlist("ranges")
+        option, dt = self._render_params(params)
+        major = v.enum(params.get("majorDimension"), "majorDimension", MAJOR, default="ROWS")
+        call.summary = f"ranges={ranges} {option}"[:300]
+        ss = self.store.get(sid)
+        value_ranges = [get_values(ss, r, option, dt, major) for r in ranges]  # type: ignore[arg-type]
+        return self._json(self._mask({"spreadsheetId": sid, "valueRanges": value_ranges}, params.get("fields")))
+
+    def _values_batch_update(self, request: Incoming, call: Call, args: dict[str, str]) -> Response:
+        sid = args["id"]
+        body = self._body(request)
+        v.only_keys(body, {"valueInputOption", "data", "includeValuesInResponse", "responseValueRenderOption", "responseDateTimeRenderOption"}, "")
+        option = v.enum(body.get("valueInputOption"), "valueInputOption", INPUT, default=None)
+        data = v.array(body.get("data"), "data", max_len=MAX_BATCH_REQUESTS)
+        parsed = []
+        for i, item in enumerate(data):
+            item = v.obj(item, f"data[{i}]")
+            rng = v.string(item.get("range"), f"data[{i}].range")
+            parse_a1(rng)
+            rows, major = self._value_range(item, None, f"data[{i}].")
+            parsed.append((rng, rows, major))
+        call.summary = f"{len(parsed)} ranges {option}: " + ", ".join(p[0] for p in parsed)[:200]
+        self.store.get(sid)
+        responses = []
+        with self.store.edit(sid) as ss:
+            for rng, rows, major in parsed:
+                responses.append({"spreadsheetId": sid, **write_values(ss, rng, rows, option, major)})  # type: ignore[arg-type]
+        if v.boolean(body.get("includeValuesInResponse"), "includeValuesInResponse"):
+            wrapped = {
+                "includeValuesInResponse": "true",
+                "responseValueRenderOption": body.get("responseValueRenderOption"),
+                "responseDateTimeRenderOption": body.get("responseDateTimeRenderOption"),
+            }
+            for r in responses:
+                self._include_values({k: x for k, x in wrapped.items() if x is not None}, sid, r)
+        out: dict[str, Any] = {"spreadsheetId": sid}
+        totals = {"totalUpdatedRows": "updatedRows", "totalUpdatedColumns": "updatedColumns", "totalUpdatedCells": "updatedCells"}
+        for total, key in totals.items():
+            n = sum(r.get(key, 0) for r in responses)
+            if n:
+                out[total] = n
+        sheets = {r["updatedRange"].rsplit("!", 1)[0] for r in responses if r.get("updatedCells")}
+        if sheets:
+            out["totalUpdatedSheets"] = len(sheets)
+        if responses:
+            out["responses"] = responses
+        return self._json(self._mask(out, request.query_params.get("fields")))
+
+    def _values_batch_clear(self, request: Incoming, call: Call, args: dict[str, str]) -> Response:
+        sid = args["id"]
+        body = self._body(request)
+        v.only_keys(body, {"ranges"}, "")
+        ranges = [v.string(r, f"ranges[{i}]") for i, r in enumerate(v.array(body.get("ranges"), "ranges"))]
+        for r in ranges:
+            parse_a1(r)
+        call.summary = "ranges: " + ", ".join(ranges)[:250]
+        self.store.get(sid)
+        with self.store.edit(sid) as ss:
+            cleared = [clear_values(ss, r) for r in ranges]
+        return self._json(self._mask({"spreadsheetId": sid, "clearedRanges": cleared}, request.query_params.get("fields")))
+
+    # -- values: shared checks ---------------------------------------------------------------
     @staticmethod
     def _render_params(params: Any) -> tuple[str, str]:
         option = v.enum(params.get("valueRenderOption"), "valueRenderOption", RENDER_OPTIONS, default="FORMATTED_VALUE")
         dt = v.enum(params.get("dateTimeRenderOption"), "dateTimeRenderOption", DATETIME_OPTIONS, default="SERIAL_NUMBER")
         return option, dt
-
-    def _values_one(self, request: Incoming, sid: str, raw_range: str, call: Call) -> Response:
-        method = request.method
-        custom = ""
-        for suffix in (":append", ":clear"):
-            if raw_range.endswith(suffix):
-                raw_range, custom = raw_range[: -len(suffix)], suffix[1:]
-        rng = unquote(raw_range)
-        call.target = f"{sid}!{rng}"[:200]
-        params = request.query_params
-        fields = params.get("fields")
-        if custom == "clear":
-            if method != "POST":
-                raise ApiError(405, "values.clear is POST .../values/{range}:clear")
-            call.operation = "POST values.clear"
-            self._body(request)
-            self.store.get(sid)
-            parse_a1(rng)
-            with self.store.edit(sid) as ss:
-                cleared = clear_values(ss, rng)
-            return self._json(self._mask({"spreadsheetId": sid, "clearedRange": cleared}, fields))
-        if custom == "append":
-            if method != "POST":
-                raise ApiError(405, "values.append is POST .../values/{range}:append")
-            call.operation = "POST values.append"
-            body = self._body(request)
-            option = self._input_option(params)
-            insert = v.enum(params.get("insertDataOption"), "insertDataOption", ("OVERWRITE", "INSERT_ROWS"), default="OVERWRITE")
-            rows, major = self._value_range(body, rng, "")
-            call.summary = f"{self._shape(rows)} {option} {insert}"
-            self.store.get(sid)
-            with self.store.edit(sid) as ss:
-                table, updates = append_values(ss, rng, rows, option, major, insert)  # type: ignore[arg-type]
-            updates = {"spreadsheetId": sid, **updates}
-            self._include_values(params, sid, updates)
-            out: dict[str, Any] = {"spreadsheetId": sid}
-            if table:
-                out["tableRange"] = table
-            out["updates"] = updates
-            return self._json(self._mask(out, fields))
-        if method == "GET":
-            call.operation = "GET values.get"
-            option, dt = self._render_params(params)
-            major = v.enum(params.get("majorDimension"), "majorDimension", MAJOR, default="ROWS")
-            call.summary = f"{option}" + (f" {major}" if major != "ROWS" else "")
-            ss = self.store.get(sid)
-            return self._json(self._mask(get_values(ss, rng, option, dt, major), fields))  # type: ignore[arg-type]
-        if method == "PUT":
-            call.operation = "PUT values.update"
-            body = self._body(request)
-            option = self._input_option(params)
-            rows, major = self._value_range(body, rng, "")
-            call.summary = f"{self._shape(rows)} {option}"
-            self.store.get(sid)
-            with self.store.edit(sid) as ss:
-                result = write_values(ss, rng, rows, option, major)  # type: ignore[arg-type]
-            result = {"spreadsheetId": sid, **result}
-            self._include_values(params, sid, result)
-            return self._json(self._mask(result, fields))
-        raise ApiError(405, f"No such method: {method} .../values/{{range}}")
-
-    def _values_batch(self, request: Incoming, sid: str, custom: str, call: Call) -> Response:
-        method = request.method
-        params = request.query_params
-        fields = params.get("fields")
-        if custom == "batchGet" and method == "GET":
-            call.operation = "GET values.batchGet"
-            ranges = params.getlist("ranges")
-            option, dt = self._render_params(params)
-            major = v.enum(params.get("majorDimension"), "majorDimension", MAJOR, default="ROWS")
-            call.summary = f"ranges={ranges} {option}"[:300]
-            ss = self.store.get(sid)
-            value_ranges = [get_values(ss, r, option, dt, major) for r in ranges]  # type: ignore[arg-type]
-            return self._json(self._mask({"spreadsheetId": sid, "valueRanges": value_ranges}, fields))
-        if custom == "batchUpdate" and method == "POST":
-            call.operation = "POST values.batchUpdate"
-            body = self._body(request)
-            v.only_keys(body, {"valueInputOption", "data", "includeValuesInResponse", "responseValueRenderOption", "responseDateTimeRenderOption"}, "")
-            option = v.enum(body.get("valueInputOption"), "valueInputOption", INPUT, default=None)
-            data = v.array(body.get("data"), "data", max_len=MAX_BATCH_REQUESTS)
-            parsed = []
-            for i, item in enumerate(data):
-                item = v.obj(item, f"data[{i}]")
-                rng = v.string(item.get("range"), f"data[{i}].range")
-                parse_a1(rng)
-                rows, major = self._value_range(item, None, f"data[{i}].")
-                parsed.append((rng, rows, major))
-            call.summary = f"{len(parsed)} ranges {option}: " + ", ".join(p[0] for p in parsed)[:200]
-            self.store.get(sid)
-            responses = []
-            with self.store.edit(sid) as ss:
-                for rng, rows, major in parsed:
-                    responses.append({"spreadsheetId": sid, **write_values(ss, rng, rows, option, major)})  # type: ignore[arg-type]
-            if v.boolean(body.get("includeValuesInResponse"), "includeValuesInResponse"):
-                wrapped = {
-                    "includeValuesInResponse": "true",
-                    "responseValueRenderOption": body.get("responseValueRenderOption"),
-                    "responseDateTimeRenderOption": body.get("responseDateTimeRenderOption"),
-                }
-                for r in responses:
-                    self._include_values({k: x for k, x in wrapped.items() if x is not None}, sid, r)
-            out: dict[str, Any] = {"spreadsheetId": sid}
-            totals = {"totalUpdatedRows": "updatedRows", "totalUpdatedColumns": "updatedColumns", "totalUpdatedCells": "updatedCells"}
-            for total, key in totals.items():
-                n = sum(r.get(key, 0) for r in responses)
-                if n:
-                    out[total] = n
-            sheets = {r["updatedRange"].rsplit("!", 1)[0] for r in responses if r.get("updatedCells")}
-            if sheets:
-                out["totalUpdatedSheets"] = len(sheets)
-            if responses:
-                out["responses"] = responses
-            return self._json(self._mask(out, fields))
-        if custom == "batchClear" and method == "POST":
-            call.operation = "POST values.batchClear"
-            body = self._body(request)
-            v.only_keys(body, {"ranges"}, "")
-            ranges = [v.string(r, f"ranges[{i}]") for i, r in enumerate(v.array(body.get("ranges"), "ranges"))]
-            for r in ranges:
-                parse_a1(r)
-            call.summary = "ranges: " + ", ".join(ranges)[:250]
-            self.store.get(sid)
-            with self.store.edit(sid) as ss:
-                cleared = [clear_values(ss, r) for r in ranges]
-            return self._json(self._mask({"spreadsheetId": sid, "clearedRanges": cleared}, fields))
-        if custom.endswith("ByDataFilter"):
-            raise unimplemented(f"values.{custom} is not supported by this server")
-        raise ApiError(405, f"No such method: {method} .../values:{custom}")
 
     @staticmethod
     def _input_option(params: Any) -> str:
@@ -516,131 +500,173 @@ class SheetsServer:
     def _mask(data: dict[str, Any], fields: str | None) -> dict[str, Any]:
         return apply_mask(data, parse_mask(fields)) if fields else data
 
+
     # -- drive -------------------------------------------------------------------------------
-    def _drive(self, request: Incoming, rest: str, call: Call) -> Response:
-        method = request.method
-        params = {k: request.query_params.get(k) for k in request.query_params.keys()}
-        owner = self.config.owner
-        try:
-            if rest in ("", "/"):
-                if method == "GET":
-                    call.operation = "GET drive.files.list"
-                    call.target = "drive"
-                    call.summary = f"q={params.get('q') or ''}"[:250]
-                    return self._json(list_files(self.store, params, owner))
-                if method == "POST":
-                    call.operation = "POST drive.files.create"
-                    name, parents = check_create(self._body(request))
-                    call.summary = f"name={name!r}"
-                    ss = self.store.create(name)
-                    ss.parents = parents
-                    call.target = ss.id
-                    return self._json(get_file(self.store, ss.id, params, owner))
-                raise ApiError(405, f"No such method: {method} /drive/v3/files", drive=True)
-            if not rest.startswith("/"):
-                raise drive_error(404, "Method not found.")
-            file_id_raw, _, sub = rest[1:].partition("/")
-            file_id = unquote(file_id_raw)
-            call.target = file_id
-            if sub == "copy" and method == "POST":
-                call.operation = "POST drive.files.copy"
-                body = self._body(request)
-                v.only_keys(body, {"name", "parents", "description", "mimeType"}, "")
-                source = self.store.spreadsheets.get(file_id)
-                if source is None:
-                    raise file_not_found(file_id)
-                name = v.string(body.get("name"), "name", default=f"Copy of {source.title}", max_len=1000)
-                call.summary = f"name={name!r}"
-                work.charge(sum(len(s.cells) for s in source.sheets) * work.WORK_CELL_MOVE)
-                copy = self.store.create(name, [s.clone() for s in source.sheets], locale=source.locale, time_zone=source.time_zone)
-                copy.sheet_seq = source.sheet_seq
-                return self._json(get_file(self.store, copy.id, params, owner))
-            if sub == "export" and method == "GET":
-                call.operation = "GET drive.files.export"
-                ss = self.store.spreadsheets.get(file_id)
-                if ss is None:
-                    raise file_not_found(file_id)
-                mime = params.get("mimeType") or ""
-                call.summary = f"mimeType={mime}"
-                data, media = export(ss, mime)
-                return Response(data, media_type=media)
-            if sub == "comments" and method == "GET":
-                call.operation = "GET drive.comments.list"
-                if file_id not in self.store.spreadsheets:
-                    raise file_not_found(file_id)
-                # Comments are not modelled: no file here has any (gspread's copy() reads them).
-                out = {"kind": "drive#commentList", "comments": []}
-                return self._json(apply_mask(out, parse_mask(params["fields"])) if params.get("fields") else out)
-            if sub:
-                raise drive_error(404, "Method not found.")
-            if method == "GET":
-                call.operation = "GET drive.files.get"
-                return self._json(get_file(self.store, file_id, params, owner))
-            if method == "DELETE":
-                call.operation = "DELETE drive.files.delete"
-                if file_id not in self.store.spreadsheets:
-                    raise file_not_found(file_id)
-                self.store.delete(file_id)
-                return Response(status_code=204)
-            if method == "PATCH":
-                call.operation = "PATCH drive.files.update"
-                changes = check_update(self._body(request))
-                call.summary = ", ".join(f"{k}={val!r}" for k, val in changes.items())
-                if file_id not in self.store.spreadsheets:
-                    raise file_not_found(file_id)
-                with self.store.edit(file_id) as ss:
-                    if "name" in changes:
-                        ss.title = changes["name"]
-                    if "trashed" in changes:
-                        ss.trashed = changes["trashed"]
-                return self._json(get_file(self.store, file_id, params, owner))
-            raise ApiError(405, f"No such method: {method} /drive/v3/files/{{fileId}}", drive=True)
-        except ApiError as exc:
-            exc.drive = True
-            raise
+    @staticmethod
+    def _query(request: Incoming) -> dict[str, str]:
+        """The query parameters, one value each (what the Drive endpoints read)."""
+        return {k: request.query_params.get(k) for k in request.query_params.keys()}  # type: ignore[misc]
+
+    def _files_list(self, request: Incoming, call: Call, args: dict[str, str]) -> Response:
+        params = self._query(request)
+        call.target = "drive"
+        call.summary = f"q={params.get('q') or ''}"[:250]
+        return self._json(list_files(self.store, params, self.config.owner))
+
+    def _files_create(self, request: Incoming, call: Call, args: dict[str, str]) -> Response:
+        name, parents = check_create(self._body(request))
+        call.summary = f"name={name!r}"
+        ss = self.store.create(name)
+        ss.parents = parents
+        call.target = ss.id
+        return self._json(get_file(self.store, ss.id, self._query(request), self.config.owner))
+
+    def _files_copy(self, request: Incoming, call: Call, args: dict[str, str]) -> Response:
+        file_id = args["id"]
+        body = self._body(request)
+        v.only_keys(body, {"name", "parents", "description", "mimeType"}, "")
+        source = self.store.spreadsheets.get(file_id)
+        if source is None:
+            raise file_not_found(file_id)
+        name = v.string(body.get("name"), "name", default=f"Copy of {source.title}", max_len=1000)
+        call.summary = f"name={name!r}"
+        work.charge(sum(len(s.cells) for s in source.sheets) * work.WORK_CELL_MOVE)
+        copy = self.store.create(name, [s.clone() for s in source.sheets], locale=source.locale, time_zone=source.time_zone)
+        copy.sheet_seq = source.sheet_seq
+        return self._json(get_file(self.store, copy.id, self._query(request), self.config.owner))
+
+    def _files_export(self, request: Incoming, call: Call, args: dict[str, str]) -> Response:
+        ss = self.store.spreadsheets.get(args["id"])
+        if ss is None:
+            raise file_not_found(args["id"])
+        mime = self._query(request).get("mimeType") or ""
+        call.summary = f"mimeType={mime}"
+        data, media = export(ss, mime)
+        return Response(data, media_type=media)
+
+    def _comments_list(self, request: Incoming, call: Call, args: dict[str, str]) -> Response:
+        if args["id"] not in self.store.spreadsheets:
+            raise file_not_found(args["id"])
+        # Comments are not modelled: no file here has any (gspread's copy() reads them).
+        out = {"kind": "drive#commentList", "comments": []}
+        fields = self._query(request).get("fields")
+        return self._json(apply_mask(out, parse_mask(fields)) if fields else out)
+
+    def _files_get(self, request: Incoming, call: Call, args: dict[str, str]) -> Response:
+        return self._json(get_file(self.store, args["id"], self._query(request), self.config.owner))
+
+    def _files_delete(self, request: Incoming, call: Call, args: dict[str, str]) -> Response:
+        if args["id"] not in self.store.spreadsheets:
+            raise file_not_found(args["id"])
+        self.store.delete(args["id"])
+        return Response(status_code=204)
+
+    def _files_update(self, request: Incoming, call: Call, args: dict[str, str]) -> Response:
+        file_id = args["id"]
+        changes = check_update(self._body(request))
+        call.summary = ", ".join(f"{k}={val!r}" for k, val in changes.items())
+        if file_id not in self.store.spreadsheets:
+            raise file_not_found(file_id)
+        with self.store.edit(file_id) as ss:
+            if "name" in changes:
+                ss.title = changes["name"]
+            if "trashed" in changes:
+                ss.trashed = changes["trashed"]
+        return self._json(get_file(self.store, file_id, self._query(request), self.config.owner))
 
     # -- admin plane -------------------------------------------------------------------------
     def _admin(self, request: Incoming, path: str) -> dict[str, Any]:
-        method = request.method
-        params = {k: request.query_params.get(k) for k in request.query_params.keys()}
-        rest = path[len("/_admin") :]
-        store = self.store
-        if rest == "/ping" and method == "GET":
-            return {"ok": True}
-        if rest == "/snapshot":
-            if method == "GET":
-                return store.snapshot()
-            if method == "PUT":
-                store.restore(self._body(request))
-                return {}
-        if rest == "/spreadsheets":
-            if method == "POST":
-                return admin.create(store, self._body(request))
-            if method == "GET":
-                return admin.listing(store, params.get("title"))
-        if rest.startswith("/spreadsheets/"):
-            head, _, tail = rest[len("/spreadsheets/") :].partition("/")
-            sid_raw, _, custom = head.partition(":")
-            sid = unquote(sid_raw)
-            if not tail and not custom and method == "DELETE":
-                return admin.delete(store, sid)
-            if not tail and custom == "batchUpdate" and method == "POST":
-                return admin.batch_update(store, sid, self._body(request))
-            if tail == "values" and method == "GET":
-                return admin.values(store, sid, params)  # type: ignore[arg-type]
-            if tail == "values:update" and method == "POST":
-                return admin.update(store, sid, self._body(request))
-            if tail == "values:append" and method == "POST":
-                return admin.append(store, sid, self._body(request))
-            if tail == "rows" and method == "GET":
-                return admin.rows(store, sid, params)  # type: ignore[arg-type]
-            if tail == "rows:find" and method == "POST":
-                return admin.find(store, sid, self._body(request))
-            if tail == "rows:update" and method == "POST":
-                return admin.update_row(store, sid, self._body(request))
-            if tail == "rows:delete" and method == "POST":
-                return admin.delete_row(store, sid, self._body(request))
-        raise not_found(f"No admin endpoint {method} {path}")
+        """Answer from :data:`ADMIN_ROUTES` (the harness's plane: no 405s, every miss is a 404)."""
+        found = find(ADMIN_ROUTES, request.method, path)
+        if found is None:
+            raise not_found(f"No admin endpoint {request.method} {path}")
+        route, raw = found
+        if isinstance(route.answer, Refusal):
+            raise route.answer.error(request.method, raw)
+        return route.answer(self, request, {name: unquote(value) for name, value in raw.items()})
+
+    def _restore(self, request: Incoming, args: dict[str, str]) -> dict[str, Any]:
+        self.store.restore(self._body(request))
+        return {}
+
+
+Handler = Callable[[SheetsServer, Incoming, Call, dict[str, str]], Response]
+"""An agent-plane handler: the server, the request, its audit record, the decoded placeholders."""
+
+AdminHandler = Callable[[SheetsServer, Incoming, dict[str, str]], dict[str, Any]]
+"""An admin-plane handler: the server, the request, the decoded placeholders → the JSON answer."""
+
+SHEETS_ROUTES: tuple[Route[Handler], ...] = (
+    Route("POST", "/v4/spreadsheets/?", SheetsServer._create, "spreadsheets.create"),
+    Route(ANY, "/v4/spreadsheets/?", Refusal(405, "Use POST /v4/spreadsheets to create a spreadsheet.")),
+    Route("GET", "/v4/spreadsheets/{id}", SheetsServer._get, "spreadsheets.get"),
+    Route("POST", "/v4/spreadsheets/{id}:batchUpdate", SheetsServer._batch_update, "spreadsheets.batchUpdate"),
+    Route(ANY, "/v4/spreadsheets/{id}:getByDataFilter", Refusal(501, "spreadsheets.getByDataFilter is not supported by this server")),
+    Route(ANY, "/v4/spreadsheets/{id}{verb:verb}", Refusal(405, "No such method: {method} /v4/spreadsheets/{{id}}{verb}")),
+    Route("GET", "/v4/spreadsheets/{id}/values:batchGet", SheetsServer._values_batch_get, "values.batchGet"),
+    Route("POST", "/v4/spreadsheets/{id}/values:batchUpdate", SheetsServer._values_batch_update, "values.batchUpdate"),
+    Route("POST", "/v4/spreadsheets/{id}/values:batchClear", SheetsServer._values_batch_clear, "values.batchClear"),
+    Route(ANY, "/v4/spreadsheets/{id}/values:{how:segment}ByDataFilter", Refusal(501, "values.{how}ByDataFilter is not supported by this server")),
+    Route(ANY, "/v4/spreadsheets/{id}/values:{verb:segment}", Refusal(405, "No such method: {method} .../values:{verb}")),
+    Route("POST", "/v4/spreadsheets/{id}/values/{range:path}:clear", SheetsServer._values_clear, "values.clear"),
+    Route(ANY, "/v4/spreadsheets/{id}/values/{range:path}:clear", Refusal(405, "values.clear is POST .../values/{{range}}:clear")),
+    Route("POST", "/v4/spreadsheets/{id}/values/{range:path}:append", SheetsServer._values_append, "values.append"),
+    Route(ANY, "/v4/spreadsheets/{id}/values/{range:path}:append", Refusal(405, "values.append is POST .../values/{{range}}:append")),
+    Route("GET", "/v4/spreadsheets/{id}/values/{range:path}", SheetsServer._values_get, "values.get"),
+    Route("PUT", "/v4/spreadsheets/{id}/values/{range:path}", SheetsServer._values_update, "values.update"),
+    Route(ANY, "/v4/spreadsheets/{id}/values/{range:path}", Refusal(405, "No such method: {method} .../values/{{range}}")),
+    Route(ANY, "/v4/spreadsheets/{id}/sheets/{sheet:path}:copyTo", Refusal(501, "spreadsheets.sheets.copyTo is not supported by this server")),
+    Route(ANY, "/v4/spreadsheets/{id}/{rest:path}", Refusal(404, "Method not found.")),
+    Route(ANY, "/v4/spreadsheets{rest:path}", Refusal(404, "Method not found.")),
+)
+"""The Sheets API v4. ``{id}`` (decoded) is what the audit log records as the target, or
+``{id}!{range}`` for the routes of one range."""
+
+DRIVE_ROUTES: tuple[Route[Handler], ...] = (
+    Route("GET", "/drive/v3/files/?", SheetsServer._files_list, "drive.files.list"),
+    Route("POST", "/drive/v3/files/?", SheetsServer._files_create, "drive.files.create"),
+    Route(ANY, "/drive/v3/files/?", Refusal(405, "No such method: {method} /drive/v3/files")),
+    Route("POST", "/drive/v3/files/{id:segment}/copy", SheetsServer._files_copy, "drive.files.copy"),
+    Route("GET", "/drive/v3/files/{id:segment}/export", SheetsServer._files_export, "drive.files.export"),
+    Route("GET", "/drive/v3/files/{id:segment}/comments", SheetsServer._comments_list, "drive.comments.list"),
+    Route("GET", "/drive/v3/files/{id:segment}/?", SheetsServer._files_get, "drive.files.get"),
+    Route("DELETE", "/drive/v3/files/{id:segment}/?", SheetsServer._files_delete, "drive.files.delete"),
+    Route("PATCH", "/drive/v3/files/{id:segment}/?", SheetsServer._files_update, "drive.files.update"),
+    Route(ANY, "/drive/v3/files/{id:segment}/?", Refusal(405, "No such method: {method} /drive/v3/files/{{fileId}}")),
+    Route(ANY, "/drive/v3/files/{id:segment}/{sub:path}", Refusal(404, "Method not found.")),
+    Route(ANY, "/drive/v3/files{rest:path}", Refusal(404, "Method not found.")),
+)
+"""The Drive v3 files endpoints spreadsheets need; every error they answer is in Drive's shape.
+A file's sub-resource asked with the wrong method is a 404, as on Drive."""
+
+
+def _with_body(op: Callable[[Store, str, dict[str, Any]], dict[str, Any]]) -> AdminHandler:
+    """An admin handler calling ``op(store, spreadsheet id, JSON body)``."""
+    return lambda server, request, args: op(server.store, args["id"], server._body(request))
+
+
+def _with_query(op: Callable[[Store, str, dict[str, str]], dict[str, Any]]) -> AdminHandler:
+    """An admin handler calling ``op(store, spreadsheet id, query parameters)``."""
+    return lambda server, request, args: op(server.store, args["id"], server._query(request))
+
+
+ADMIN_ROUTES: tuple[Route[AdminHandler], ...] = (
+    Route("GET", "/_admin/ping", lambda server, request, args: {"ok": True}),
+    Route("GET", "/_admin/snapshot", lambda server, request, args: server.store.snapshot()),
+    Route("PUT", "/_admin/snapshot", SheetsServer._restore),
+    Route("POST", "/_admin/spreadsheets", lambda server, request, args: admin.create(server.store, server._body(request))),
+    Route("GET", "/_admin/spreadsheets", lambda server, request, args: admin.listing(server.store, server._query(request).get("title"))),
+    Route("DELETE", "/_admin/spreadsheets/{id}/?", lambda server, request, args: admin.delete(server.store, args["id"])),
+    Route("POST", "/_admin/spreadsheets/{id}:batchUpdate/?", _with_body(admin.batch_update)),
+    Route("GET", "/_admin/spreadsheets/{id}/values", _with_query(admin.values)),
+    Route("POST", "/_admin/spreadsheets/{id}/values:update", _with_body(admin.update)),
+    Route("POST", "/_admin/spreadsheets/{id}/values:append", _with_body(admin.append)),
+    Route("GET", "/_admin/spreadsheets/{id}/rows", _with_query(admin.rows)),
+    Route("POST", "/_admin/spreadsheets/{id}/rows:find", _with_body(admin.find)),
+    Route("POST", "/_admin/spreadsheets/{id}/rows:update", _with_body(admin.update_row)),
+    Route("POST", "/_admin/spreadsheets/{id}/rows:delete", _with_body(admin.delete_row)),
+)
+"""The harness's admin plane (see :mod:`.admin`); it is reached with the admin token only."""
 
 
 def create_app(config: SheetsConfig) -> SheetsServer:

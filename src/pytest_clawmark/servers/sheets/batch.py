@@ -18,11 +18,13 @@ from typing import Any
 
 from . import validate as v
 from . import work
-from .cells import Cell, number
+from .cells import Cell, formula_format, number
 from .complexity import measure
 from .errors import invalid, unimplemented
 from .fields import parse_mask, paths, selects
 from .limits import MAX_CELL_CHARS, MAX_COLUMNS, MAX_ROWS, MAX_SHEET_TITLE_CHARS, MAX_SHEETS
+from .refs import translate_spans
+from .render import ErrorValue
 from .resource import sheet_properties
 from .store import COLUMNS, ROWS, Sheet, Spreadsheet
 
@@ -362,8 +364,6 @@ def cell_from_data(data: Any, where: str) -> tuple[bool, Cell | None]:
         text = v.string(value, at, max_len=MAX_CELL_CHARS)
         if not text.startswith("="):
             raise invalid(f"Invalid {at}: formulas start with '='")
-        from .cells import formula_format
-
         return True, Cell(formula=text, fmt=formula_format(text))
     if kind == "errorValue":
         raise invalid(f"Invalid {at}: error values cannot be entered")
@@ -466,8 +466,6 @@ def repeat_cell(ss: Spreadsheet, body: dict[str, Any], where: str) -> Reply:
 def _sort_key(value: Any, descending: bool) -> tuple[int, Any]:
     """Sheets' order: numbers, then text (ignoring case), then booleans, then errors; blanks last
     whichever the direction."""
-    from .render import ErrorValue
-
     if value is None or value == "":
         return (1, 0)
     if isinstance(value, ErrorValue):
@@ -498,8 +496,6 @@ class _Desc:
 
 def sort_range(ss: Spreadsheet, body: dict[str, Any], where: str) -> Reply:
     """Sort the rows of a range by one or more columns; formulas move with their rows."""
-    from .refs import translate_spans
-
     v.only_keys(body, {"range", "sortSpecs"}, where)
     sheet, r0, c0, r1, c1 = grid_range(ss, body.get("range"), f"{where}.range")
     specs = []

@@ -13,9 +13,9 @@ Why this shape (measured on the 2-core CI box):
   (transitively) read them, found through the input ranges recorded at evaluation time.
   Volatile functions (``TODAY``, ``NOW``, ``RAND``, ``INDIRECT``, ``OFFSET``) are always
   recomputed; changes of structure (rows, columns, sheets) recompute everything.
-* Importing the library's function tables costs about a second, once per process, so it is
-  imported lazily — a world whose sheets hold no formula never pays it — and :func:`warm_up`
-  lets a harness pay it up front, outside any timed section.
+* Importing the library's function tables costs about a second, once per process, so
+  :mod:`.library` imports it lazily — a world whose sheets hold no formula never pays it — and
+  :func:`warm_up` lets a harness pay it up front, outside any timed section.
 * Values are computed lazily and memoized per spreadsheet *version* (every committed edit makes a
   new version), in dependency order with an explicit stack, so a 5,000-row running balance does
   not hit Python's recursion limit, and cycles become ``#REF!`` as in Google Sheets.
@@ -32,26 +32,21 @@ Why this shape (measured on the 2-core CI box):
 from __future__ import annotations
 
 import bisect
-import contextvars
-import logging
 import re
 import threading
-from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
 from .a1 import A1Ref, parse_a1
 from .budget import Budget, CalculationLimit, spending
 from .complexity import formula_steps, measure, within_limits
+from .library import CLOCK, load_library
 from .limits import FORMULA_CACHE_UNITS, MAX_FORMULA_INPUT_CELLS, MAX_TEXT_RESULT_CHARS
 from .render import ErrorValue, Value
 from .watchdog import WATCHDOG, FormulaInterrupted
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # annotations only: the store builds calculators, a calculator never builds a store
     from .store import Sheet, Spreadsheet
-
-_CLOCK: contextvars.ContextVar[Callable[[], datetime] | None] = contextvars.ContextVar("clawmark_sheets_clock", default=None)
 
 CIRCULAR = ErrorValue("#REF!")
 PARSE_ERROR = ErrorValue("#ERROR!")
@@ -68,71 +63,6 @@ WIDE = 64
 """Input ranges wider than this many columns are indexed as one rectangle, not per column."""
 INF = 1 << 40
 _VOLATILE_RE = re.compile(r"\b(TODAY|NOW|RAND|RANDBETWEEN|RANDARRAY|INDIRECT|OFFSET)\s*\(", re.IGNORECASE)
-
-
-@dataclass(frozen=True)
-class Library:
-    """The parts of ``formulas`` (and its dependencies) we use, loaded once per process."""
-
-    parser: Any
-    Range: type
-    EMPTY: Any
-    XlError: type
-    errors: dict[str, Any]
-    np: Any
-    DispatcherError: type
-
-
-_LIBRARY: Library | None = None
-_LOCK = threading.Lock()
-
-
-def _now() -> datetime:
-    clock = _CLOCK.get()
-    return clock() if clock is not None else datetime(2025, 1, 1, tzinfo=timezone.utc)  # never the wall clock
-
-
-def load_library() -> Library:
-    """Import ``formulas`` and install the clock-aware ``TODAY``/``NOW`` (thread-safe, once)."""
-    global _LIBRARY
-    if _LIBRARY is not None:
-        return _LIBRARY
-    with _LOCK:
-        if _LIBRARY is not None:
-            return _LIBRARY
-        import collections
-
-        import numpy as np
-        import schedula as sh
-        from formulas.functions import COMPILING, get_functions, wrap_func, wrap_impure_func
-        from formulas.functions.date import xdate, xtime
-        from formulas.parser import Parser
-        from formulas.tokens.operand import Error, Range, XlError
-
-        def xtoday() -> Any:
-            d = _now()
-            return xdate(d.year, d.month, d.day)
-
-        def xnow() -> Any:
-            d = _now()
-            return xdate(d.year, d.month, d.day) + xtime(d.hour, d.minute, d.second)
-
-        functions = get_functions()  # the library's own (cached) registry
-        for name, fn in (("TODAY", xtoday), ("NOW", xnow)):
-            functions[name] = {
-                "extra_inputs": collections.OrderedDict([(COMPILING, False)]),
-                "function": wrap_impure_func(wrap_func(fn)),
-            }
-        from formulas.functions.operators import OPERATORS
-
-        from .guards import install
-
-        install(functions, OPERATORS)  # every function and operator spends the recalculation budget
-        # schedula logs every failed function node (e.g. an unknown function) with a traceback;
-        # those are ordinary spreadsheet errors (#NAME?) here, not faults worth a log line.
-        logging.getLogger("schedula.utils.sol").setLevel(logging.CRITICAL)
-        _LIBRARY = Library(Parser(), Range, sh.EMPTY, XlError, dict(Error.errors), np, sh.DispatcherError)
-        return _LIBRARY
 
 
 def warm_up() -> None:
@@ -493,7 +423,7 @@ class Calculator:
     def _call(self, key: Key, compiled: Compiled) -> Value:
         lib = load_library()
         host = self._sheets[key[0]]
-        token = _CLOCK.set(self.ss.clock)
+        token = CLOCK.set(self.ss.clock)
         try:
             with spending(self.budget):
                 self.budget.check()
@@ -512,7 +442,7 @@ class Calculator:
         except Exception:
             return VALUE_ERROR
         finally:
-            _CLOCK.reset(token)
+            CLOCK.reset(token)
         return self._scalar(result)
 
     @staticmethod

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from typing import Any, Literal
 
 from .errors import invalid
@@ -65,8 +65,6 @@ def serial_from_datetime(value: datetime | date) -> float:
 
 
 def datetime_from_serial(serial: float) -> datetime:
-    from datetime import timedelta
-
     return EPOCH + timedelta(days=float(serial))
 
 

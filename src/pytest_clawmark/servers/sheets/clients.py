@@ -8,7 +8,9 @@
   replaces the service path too (Drive lives under ``drive/v3/``), which
   :func:`google_service` adds from the client's bundled discovery document.
 
-Reference solutions and agent developers use these; the generated TOOLS.md shows them.
+Reference solutions and agent developers use these; the generated TOOLS.md shows them. The clients
+are imported inside the functions on purpose: they are heavy (google-api-python-client alone takes
+about a second to import) and a world's server never needs them.
 """
 
 from __future__ import annotations

@@ -8,6 +8,7 @@ reaches the agent in Google's shape and never as a stack trace.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 _STATUS_BY_CODE = {
@@ -74,8 +75,6 @@ class ApiError(Exception):
 def google_error_body(status: int, message: str) -> tuple[str, bytes]:
     """Google's error document for a refusal made below the API (HTTP framing, head size, timeouts),
     so that even a request uvicorn cannot parse is answered in the shape every Google client reads."""
-    import json
-
     return "application/json; charset=UTF-8", json.dumps(ApiError(status, message).to_json()).encode("utf-8")
 
 

@@ -32,12 +32,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from .budget import Budget, current
 from .limits import MAX_ARRAY_RESULT_CELLS, MAX_REGEX_PATTERN_CHARS, MAX_TEXT_RESULT_CHARS, REGEX_TIMEOUT_S
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    np = None  # numpy, bound by install(): importing this module stays free of numpy's ~0.2 s
 
 Args = tuple[Any, ...]
 Guard = Callable[[str, Args, Budget], Args]
@@ -455,6 +458,10 @@ def _wrap_entry(name: str, entry: Any) -> Any:
 
 def install(functions: dict[str, Any], operators: dict[str, Any]) -> None:
     """Wrap every function of the library's registry and every operator (once per process)."""
+    # Third-party and lazy on purpose: only a world that computes formulas pays for these imports
+    # (:mod:`.library` calls this once, when it loads the library).
+    global np
+    import numpy as np
     import regex
     from formulas.errors import FoundError
     from formulas.functions import Array, Error, XlError, flatten, parse_ranges, replace_empty, wrap_ufunc

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .a1 import col_index, col_letters, quote_sheet
+from .library import load_library
 
 REF_ERROR = "#REF!"
 
@@ -70,8 +71,6 @@ def _cached_spans(formula: str) -> tuple[tuple[int, int, str], ...]:
 def _token_spans(formula: str) -> tuple[tuple[int, int, str], ...]:
     if "\n" in formula:
         return ()
-    from .calc import load_library
-
     lib = load_library()
     try:
         match = lib.parser.is_formula(formula)

@@ -25,18 +25,17 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from . import refs, work
 from .a1 import A1Ref, cell_name, format_range, parse_a1, parse_cell_name
+from .calc import Calculator, Key
 from .cells import Cell
 from .complexity import check_formula, measure
 from .errors import invalid, not_found
 from .limits import MAX_CELL_CHARS, MAX_CELLS, MAX_COLUMNS, MAX_ROWS, MAX_SHEETS
 from .quota import Quota, usage
-
-if TYPE_CHECKING:
-    from .calc import Calculator, Key
+from .render import unformatted
 
 DEFAULT_ROWS = 1000
 DEFAULT_COLUMNS = 26
@@ -117,9 +116,9 @@ class Spreadsheet:
     # Formula values: this version's calculator, and what the next one may reuse. ``_base`` is
     # the calculator of an earlier version and ``_changed`` the cells edited since; None means
     # "the structure changed, recompute everything".
-    _calc: "Calculator | None" = field(default=None, repr=False, compare=False)
-    _base: "Calculator | None" = field(default=None, repr=False, compare=False)
-    _changed: "set[Key] | None" = field(default=None, repr=False, compare=False)
+    _calc: Calculator | None = field(default=None, repr=False, compare=False)
+    _base: Calculator | None = field(default=None, repr=False, compare=False)
+    _changed: set[Key] | None = field(default=None, repr=False, compare=False)
 
     def clone(self) -> "Spreadsheet":
         work.charge(sum(len(s.cells) for s in self.sheets) // 50)  # a dict copy: about 20 ns a cell
@@ -252,12 +251,10 @@ class Spreadsheet:
             self._edited(sheet, r, c)
 
     @property
-    def calc(self) -> "Calculator":
+    def calc(self) -> Calculator:
         """The formula values of this version (computed lazily, reusing the last version's where
         no edited cell can reach them)."""
         if self._calc is None:
-            from .calc import Calculator
-
             self._calc = Calculator(self, self._base, self._changed)
         return self._calc
 
@@ -472,8 +469,6 @@ class Store:
     # -- evidence ----------------------------------------------------------------------------
     def snapshot(self) -> dict[str, Any]:
         """The whole state as JSON: every cell (formulas with their computed value), ids, counters."""
-        from .render import unformatted
-
         out = []
         for ss in self.spreadsheets.values():
             sheets = []
