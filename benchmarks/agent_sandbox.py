@@ -35,8 +35,15 @@ def sample(argv: list[str], cwd: Path, runs: int) -> list[float]:
     times = []
     for _ in range(runs):
         t0 = time.perf_counter()
-        proc = subprocess.Popen(argv, cwd=cwd, env={"PATH": "/usr/bin:/bin", "HOME": str(cwd)}, stdin=subprocess.PIPE,
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        proc = subprocess.Popen(
+            argv,
+            cwd=cwd,
+            env={"PATH": "/usr/bin:/bin", "HOME": str(cwd)},
+            stdin=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
         proc.communicate(b"hello")
         times.append((time.perf_counter() - t0) * 1000)
         if proc.returncode != 0:
@@ -55,7 +62,10 @@ def main() -> None:
         ws, home = root / "workspace", root / "agent-home"
         ws.mkdir(), home.mkdir()
         print(f"{'command':<18} {'isolation':<9} {'median ms':>9} {'p90 ms':>8}")
-        for name, argv in (("true", [shutil.which("true") or "/bin/true"]), ("python -c pass", [sys.executable, "-c", "pass"])):
+        for name, argv in (
+            ("true", [shutil.which("true") or "/bin/true"]),
+            ("python -c pass", [sys.executable, "-c", "pass"]),
+        ):
             for mode in (NONE, BWRAP):
                 box = Sandbox(Isolation(mode), readonly=default_readonly(), writable=[ws, home])
                 wrapped = box.wrap(argv, cwd=ws)

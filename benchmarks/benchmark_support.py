@@ -31,8 +31,15 @@ def measure(service: str, case: str, fn: Callable[[], str], rows: list[Row]) -> 
     before = rss_mb()
     started = time.perf_counter()
     note = fn()
-    rows.append({"service": service, "case": case, "seconds": round(time.perf_counter() - started, 4),
-                 "rss_growth_mb": round(rss_mb() - before, 1), "note": note})
+    rows.append(
+        {
+            "service": service,
+            "case": case,
+            "seconds": round(time.perf_counter() - started, 4),
+            "rss_growth_mb": round(rss_mb() - before, 1),
+            "note": note,
+        }
+    )
 
 
 def part_main(doc: str, run: Callable[[], list[Row]], argv: list[str] | None = None) -> int:

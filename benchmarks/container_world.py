@@ -50,11 +50,24 @@ def one_world(root: Path, backend: str, parallel: bool, memory: bool) -> tuple[f
 
 
 def container_memory_mb(root: Path) -> float:
-    ids = subprocess.run(["docker", "ps", "-q", "--filter", "label=org.clawmark.world"], capture_output=True, text=True).stdout.split()
-    mine = [i for i in ids if str(root) in subprocess.run(["docker", "inspect", "--format", '{{index .Config.Labels "org.clawmark.world"}}', i], capture_output=True, text=True).stdout]
+    ids = subprocess.run(
+        ["docker", "ps", "-q", "--filter", "label=org.clawmark.world"], capture_output=True, text=True
+    ).stdout.split()
+    mine = [
+        i
+        for i in ids
+        if str(root)
+        in subprocess.run(
+            ["docker", "inspect", "--format", '{{index .Config.Labels "org.clawmark.world"}}', i],
+            capture_output=True,
+            text=True,
+        ).stdout
+    ]
     if not mine:
         return 0.0
-    out = subprocess.run(["docker", "stats", "--no-stream", "--format", "{{.MemUsage}}", *mine], capture_output=True, text=True).stdout
+    out = subprocess.run(
+        ["docker", "stats", "--no-stream", "--format", "{{.MemUsage}}", *mine], capture_output=True, text=True
+    ).stdout
     total = 0.0
     for line in out.splitlines():
         used = line.split("/")[0].strip()
@@ -68,7 +81,11 @@ def worlds(runs: int) -> None:
     one_world(base / "warm-local", "local", True, False)
     one_world(base / "warm-docker", "docker", True, False)
     rows = []
-    for label, backend, parallel in (("local (embedded)", "local", True), ("docker, containers one by one", "docker", False), ("docker, containers side by side", "docker", True)):
+    for label, backend, parallel in (
+        ("local (embedded)", "local", True),
+        ("docker, containers one by one", "docker", False),
+        ("docker, containers side by side", "docker", True),
+    ):
         readies, stops, mems = [], [], []
         for i in range(runs):
             ready, stop, mem = one_world(base / f"{backend}-{parallel}-{i}", backend, parallel, memory=i == 0)
@@ -76,7 +93,9 @@ def worlds(runs: int) -> None:
             stops.append(stop)
             mems.append(mem)
         rows.append((label, statistics.median(readies), max(readies), statistics.median(stops), mems[0]))
-    print(f"world: {' + '.join(SERVICES)}  ({runs} runs each, this machine; docker: {', '.join(s for s in SERVICES if s in DOCKER_SERVICES)} in containers)")
+    print(
+        f"world: {' + '.join(SERVICES)}  ({runs} runs each, this machine; docker: {', '.join(s for s in SERVICES if s in DOCKER_SERVICES)} in containers)"
+    )
     print(f"{'backend':<34}{'ready median':>14}{'ready max':>11}{'stop median':>13}{'containers MB':>15}")
     for label, med, worst, stop, mem in rows:
         print(f"{label:<34}{med * 1000:>11.0f} ms{worst * 1000:>8.0f} ms{stop * 1000:>10.0f} ms{mem:>15.0f}")
@@ -91,17 +110,45 @@ def corpus(agents: list[str], paths: list[str], workers: int) -> int:
         for backend in ("local", "docker"):
             out = tmp / f"{agent}-{backend}.json"
             t0 = time.perf_counter()
-            subprocess.run([sys.executable, "-m", "pytest", *paths, f"--agent={agent}", f"--clawmark-backend={backend}", f"--clawmark-json={out}",
-                            f"--clawmark-evidence={tmp / (agent + '-' + backend)}", "-n", str(workers), "-q", "-p", "no:cacheprovider",
-                            "--clawmark-progress=off"], cwd=REPO, capture_output=True, check=False)
+            subprocess.run(
+                [
+                    sys.executable,
+                    "-m",
+                    "pytest",
+                    *paths,
+                    f"--agent={agent}",
+                    f"--clawmark-backend={backend}",
+                    f"--clawmark-json={out}",
+                    f"--clawmark-evidence={tmp / (agent + '-' + backend)}",
+                    "-n",
+                    str(workers),
+                    "-q",
+                    "-p",
+                    "no:cacheprovider",
+                    "--clawmark-progress=off",
+                ],
+                cwd=REPO,
+                capture_output=True,
+                check=False,
+            )
             seconds[backend] = time.perf_counter() - t0
             doc = json.loads(out.read_text())
-            verdicts[backend] = {(t["id"], t["trial"], c["id"]): (c["outcome"], c["message"]) for t in doc["tasks"] for c in t["checkers"]}
-        diff = sorted(k for k in verdicts["local"].keys() | verdicts["docker"].keys() if verdicts["local"].get(k) != verdicts["docker"].get(k))
+            verdicts[backend] = {
+                (t["id"], t["trial"], c["id"]): (c["outcome"], c["message"])
+                for t in doc["tasks"]
+                for c in t["checkers"]
+            }
+        diff = sorted(
+            k
+            for k in verdicts["local"].keys() | verdicts["docker"].keys()
+            if verdicts["local"].get(k) != verdicts["docker"].get(k)
+        )
         differences += len(diff)
         failing = sum(o != "passed" for o, _ in verdicts["local"].values())
-        print(f"{agent}: {len(verdicts['local'])} checkers ({failing} not passed), {len(diff)} differ; "
-              f"run local {seconds['local']:.0f} s, docker {seconds['docker']:.0f} s (-n {workers})")
+        print(
+            f"{agent}: {len(verdicts['local'])} checkers ({failing} not passed), {len(diff)} differ; "
+            f"run local {seconds['local']:.0f} s, docker {seconds['docker']:.0f} s (-n {workers})"
+        )
         for key in diff[:10]:
             print(f"  {key}: local {verdicts['local'].get(key)} docker {verdicts['docker'].get(key)}")
     return 1 if differences else 0
@@ -110,7 +157,9 @@ def corpus(agents: list[str], paths: list[str], workers: int) -> int:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=10)
-    ap.add_argument("--corpus", action="store_true", help="compare every checker's verdict and message on both backends")
+    ap.add_argument(
+        "--corpus", action="store_true", help="compare every checker's verdict and message on both backends"
+    )
     ap.add_argument("--agents", nargs="+", default=["reference", "noop"])
     ap.add_argument("--paths", nargs="+", default=["tasks"])
     ap.add_argument("-n", dest="workers", type=int, default=2)

@@ -31,18 +31,52 @@ def run_part(part: str) -> list[dict]:
     """Run ``hostile_<part>.py --json`` in a fresh interpreter; an error becomes one row saying so."""
     script = HERE / f"hostile_{part}.py"
     if not script.exists():
-        return [{"service": part, "case": "(no benchmark part)", "seconds": float("nan"), "rss_growth_mb": float("nan"), "note": f"{script.name} missing"}]
+        return [
+            {
+                "service": part,
+                "case": "(no benchmark part)",
+                "seconds": float("nan"),
+                "rss_growth_mb": float("nan"),
+                "note": f"{script.name} missing",
+            }
+        ]
     started = time.monotonic()
     try:
-        proc = subprocess.run([sys.executable, str(script), "--json"], capture_output=True, text=True, timeout=PART_TIMEOUT_S)
+        proc = subprocess.run(
+            [sys.executable, str(script), "--json"], capture_output=True, text=True, timeout=PART_TIMEOUT_S
+        )
     except subprocess.TimeoutExpired:
-        return [{"service": part, "case": "(whole part)", "seconds": time.monotonic() - started, "rss_growth_mb": float("nan"), "note": f"timed out after {PART_TIMEOUT_S} s"}]
+        return [
+            {
+                "service": part,
+                "case": "(whole part)",
+                "seconds": time.monotonic() - started,
+                "rss_growth_mb": float("nan"),
+                "note": f"timed out after {PART_TIMEOUT_S} s",
+            }
+        ]
     if proc.returncode != 0:
         last = (proc.stderr.strip().splitlines() or ["no output"])[-1]
-        return [{"service": part, "case": "(whole part)", "seconds": time.monotonic() - started, "rss_growth_mb": float("nan"), "note": f"failed (exit {proc.returncode}): {last}"}]
+        return [
+            {
+                "service": part,
+                "case": "(whole part)",
+                "seconds": time.monotonic() - started,
+                "rss_growth_mb": float("nan"),
+                "note": f"failed (exit {proc.returncode}): {last}",
+            }
+        ]
     lines = [line for line in proc.stdout.splitlines() if line.strip().startswith("[")]
     if not lines:
-        return [{"service": part, "case": "(whole part)", "seconds": float("nan"), "rss_growth_mb": float("nan"), "note": "printed no JSON list"}]
+        return [
+            {
+                "service": part,
+                "case": "(whole part)",
+                "seconds": float("nan"),
+                "rss_growth_mb": float("nan"),
+                "note": "printed no JSON list",
+            }
+        ]
     return json.loads(lines[-1])
 
 
@@ -57,7 +91,9 @@ def main(argv: list[str] | None = None) -> int:
     width = max((len(r["case"]) for r in rows), default=10)
     print(f"{'service':<9} {'case':<{width}} {'seconds':>8} {'RSS +MB':>8}  note")
     for r in rows:
-        print(f"{r['service']:<9} {r['case']:<{width}} {r['seconds']:>8.3f} {r['rss_growth_mb']:>8.1f}  {r.get('note', '')}")
+        print(
+            f"{r['service']:<9} {r['case']:<{width}} {r['seconds']:>8.3f} {r['rss_growth_mb']:>8.1f}  {r.get('note', '')}"
+        )
     if args.json:
         args.json.write_text(json.dumps(rows, indent=2) + "\n")
     failed = [r for r in rows if r["case"].startswith("(")]

@@ -68,11 +68,17 @@ def _agent_turn(script: str, limits: str = "") -> tuple[float, str]:
     extra = trace.extra
     note = f"status {trace.status}; leftovers killed {extra.get('leftover_processes_killed')}"
     if "stdout_dropped_bytes" in extra:
-        note += f"; stdout kept {extra['stdout_bytes'] - extra['stdout_dropped_bytes']} of {extra['stdout_bytes']} bytes"
+        note += (
+            f"; stdout kept {extra['stdout_bytes'] - extra['stdout_dropped_bytes']} of {extra['stdout_bytes']} bytes"
+        )
     for key in ("processes", "memory"):
         usage = extra.get("limits", {}).get(key, {})
         if "peak" in usage:
-            note += f"; {key} peak {usage['peak']}" + (f", refused {usage['refused']}" if usage.get("refused") else "") + (f", OOM kills {usage['oom_kills']}" if usage.get("oom_kills") else "")
+            note += (
+                f"; {key} peak {usage['peak']}"
+                + (f", refused {usage['refused']}" if usage.get("refused") else "")
+                + (f", OOM kills {usage['oom_kills']}" if usage.get("oom_kills") else "")
+            )
     return seconds, note
 
 
@@ -102,7 +108,9 @@ def case_daemon() -> tuple[float, str]:
 def _world() -> Any:
     from pytest_clawmark.world import Person, World
 
-    world = World(("fs",), Path(tempfile.mkdtemp(prefix="clawmark-bench-ws-")) / "world", user=Person("A", "a@example.com"))
+    world = World(
+        ("fs",), Path(tempfile.mkdtemp(prefix="clawmark-bench-ws-")) / "world", user=Person("A", "a@example.com")
+    )
     return world.start()
 
 
@@ -181,7 +189,13 @@ def run_case(name: str) -> dict[str, Any]:
 
     before = rss_mb()
     seconds, note = fn()
-    return {"service": service, "case": case, "seconds": round(seconds, 3), "rss_growth_mb": round(max(0.0, _peak_mb() - before), 1), "note": note}
+    return {
+        "service": service,
+        "case": case,
+        "seconds": round(seconds, 3),
+        "rss_growth_mb": round(max(0.0, _peak_mb() - before), 1),
+        "note": note,
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -198,14 +212,24 @@ def main(argv: list[str] | None = None) -> int:
         lines = [line for line in proc.stdout.splitlines() if line.startswith("{")]
         if proc.returncode != 0 or not lines:
             last = (proc.stderr.strip().splitlines() or ["no output"])[-1]
-            rows.append({"service": service, "case": case, "seconds": float("nan"), "rss_growth_mb": float("nan"), "note": f"failed: {last}"})
+            rows.append(
+                {
+                    "service": service,
+                    "case": case,
+                    "seconds": float("nan"),
+                    "rss_growth_mb": float("nan"),
+                    "note": f"failed: {last}",
+                }
+            )
         else:
             rows.append(json.loads(lines[-1]))
     if args.json:
         print(json.dumps(rows))
     else:
         for r in rows:
-            print(f"{r['service']:<7} {r['case']:<42} {r['seconds']:>8.3f} s {r['rss_growth_mb']:>7.1f} MB  {r['note']}")
+            print(
+                f"{r['service']:<7} {r['case']:<42} {r['seconds']:>8.3f} s {r['rss_growth_mb']:>7.1f} MB  {r['note']}"
+            )
     return 0
 
 

@@ -30,7 +30,6 @@ USER = Person("Chen Fang", "chen.fang@hospital.internal")
 HOME = f"/{USER.email}/"
 
 
-
 def measure(case: str, fn: Callable[[], str], rows: list[dict[str, Any]]) -> None:
     support.measure("calendar", case, fn, rows)
 
@@ -56,9 +55,20 @@ class Agent:
 
 
 def event(uid: str, extra: list[str] = (), start: str = "20250407T100000Z") -> bytes:  # type: ignore[assignment]
-    lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//bench//EN", "BEGIN:VEVENT", f"UID:{uid}",
-             "DTSTAMP:20250101T000000Z", f"DTSTART:{start}", "DURATION:PT1H", "SUMMARY:Benchmark", *extra,
-             "END:VEVENT", "END:VCALENDAR"]
+    lines = [
+        "BEGIN:VCALENDAR",
+        "VERSION:2.0",
+        "PRODID:-//bench//EN",
+        "BEGIN:VEVENT",
+        f"UID:{uid}",
+        "DTSTAMP:20250101T000000Z",
+        f"DTSTART:{start}",
+        "DURATION:PT1H",
+        "SUMMARY:Benchmark",
+        *extra,
+        "END:VEVENT",
+        "END:VCALENDAR",
+    ]
     return ("\r\n".join(lines) + "\r\n").encode()
 
 
@@ -83,8 +93,11 @@ def run() -> list[dict[str, Any]]:
     world = new_world(tmp / "lines")
     agent = Agent(world)
     big = largest_resource("big-0")
-    measure("PUT the largest allowed resource (256 KiB, 5,000 lines)",
-            lambda: f"status {agent.send('PUT', HOME + 'calendar/big-0.ics', big)}, {len(big)} bytes", rows)
+    measure(
+        "PUT the largest allowed resource (256 KiB, 5,000 lines)",
+        lambda: f"status {agent.send('PUT', HOME + 'calendar/big-0.ics', big)}, {len(big)} bytes",
+        rows,
+    )
 
     def fill_with_large() -> str:
         count = 1
@@ -93,10 +106,16 @@ def run() -> list[dict[str, Any]]:
         return f"{count} resources stored before the {limits.MAX_ACCOUNT_BYTES // 2**20} MiB quota refused one"
 
     measure("fill the account to its byte quota with the largest resources", fill_with_large, rows)
-    measure("snapshot of that account (first: parses every item)",
-            lambda: f"{len(json.dumps(world.calendar.snapshot())) / 2**20:.1f} MB of JSON", rows)
-    measure("snapshot again (parsed items are cached by content)",
-            lambda: f"{len(json.dumps(world.calendar.snapshot())) / 2**20:.1f} MB of JSON", rows)
+    measure(
+        "snapshot of that account (first: parses every item)",
+        lambda: f"{len(json.dumps(world.calendar.snapshot())) / 2**20:.1f} MB of JSON",
+        rows,
+    )
+    measure(
+        "snapshot again (parsed items are cached by content)",
+        lambda: f"{len(json.dumps(world.calendar.snapshot())) / 2**20:.1f} MB of JSON",
+        rows,
+    )
     world.stop()
 
     # -- an account filled with the most items ---------------------------------------------------
@@ -120,12 +139,21 @@ def run() -> list[dict[str, Any]]:
         return f"{stored} items stored; one more PUT answered {status} (limit {limits.MAX_RESOURCES_PER_ACCOUNT})"
 
     measure("fill the account to its item limit", fill_with_items, rows)
-    measure(f"PUT into a calendar of {limits.MAX_RESOURCES_PER_CALENDAR} items (Radicale's own cost)",
-            lambda: f"status {agent.send('PUT', HOME + 'calendar/e0.ics', event('calendar-0', ['LOCATION:x']))}", rows)
-    measure("snapshot of that account (first: parses every item)",
-            lambda: f"{len(world.calendar.snapshot()['calendars'])} calendars", rows)
-    measure("snapshot of that account again (both caches warm)",
-            lambda: f"{len(json.dumps(world.calendar.snapshot())) / 2**20:.1f} MB of JSON", rows)
+    measure(
+        f"PUT into a calendar of {limits.MAX_RESOURCES_PER_CALENDAR} items (Radicale's own cost)",
+        lambda: f"status {agent.send('PUT', HOME + 'calendar/e0.ics', event('calendar-0', ['LOCATION:x']))}",
+        rows,
+    )
+    measure(
+        "snapshot of that account (first: parses every item)",
+        lambda: f"{len(world.calendar.snapshot()['calendars'])} calendars",
+        rows,
+    )
+    measure(
+        "snapshot of that account again (both caches warm)",
+        lambda: f"{len(json.dumps(world.calendar.snapshot())) / 2**20:.1f} MB of JSON",
+        rows,
+    )
     measure("checker read: events() of that account", lambda: f"{len(world.calendar.events())} events", rows)
     world.stop()
 
@@ -136,25 +164,36 @@ def run() -> list[dict[str, Any]]:
     for i in range(budget):
         agent.send("PUT", f"{HOME}calendar/d{i}.ics", event(f"d{i}", ["RRULE:FREQ=DAILY"], start="19700101T100000Z"))
     query = (
-        '<?xml version="1.0"?><C:calendar-query xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav">'
-        "<D:prop><D:getetag/></D:prop><C:filter><C:comp-filter name=\"VCALENDAR\"><C:comp-filter name=\"VEVENT\">"
-        '<C:time-range start="20991201T000000Z" end="20991231T000000Z"/></C:comp-filter></C:comp-filter>'
-        "</C:filter></C:calendar-query>"
-    ).encode()
-    measure(f"REPORT at the occurrence budget ({budget} endless daily events from 1970, queried in 2099)",
-            lambda: f"status {agent.send('REPORT', HOME + 'calendar/', query, {'Depth': '1'})}", rows)
+        b'<?xml version="1.0"?><C:calendar-query xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav">'
+        b'<D:prop><D:getetag/></D:prop><C:filter><C:comp-filter name="VCALENDAR"><C:comp-filter name="VEVENT">'
+        b'<C:time-range start="20991201T000000Z" end="20991231T000000Z"/></C:comp-filter></C:comp-filter>'
+        b"</C:filter></C:calendar-query>"
+    )
+    measure(
+        f"REPORT at the occurrence budget ({budget} endless daily events from 1970, queried in 2099)",
+        lambda: f"status {agent.send('REPORT', HOME + 'calendar/', query, {'Depth': '1'})}",
+        rows,
+    )
     agent.send("PUT", f"{HOME}calendar/over.ics", event("over", ["RRULE:FREQ=DAILY"], start="19700101T100000Z"))
-    measure("REPORT over the occurrence budget (refused before Radicale)",
-            lambda: f"status {agent.send('REPORT', HOME + 'calendar/', query, {'Depth': '1'})}", rows)
+    measure(
+        "REPORT over the occurrence budget (refused before Radicale)",
+        lambda: f"status {agent.send('REPORT', HOME + 'calendar/', query, {'Depth': '1'})}",
+        rows,
+    )
     never = event("never", ["RRULE:FREQ=DAILY;BYMONTH=2;BYMONTHDAY=30"])
-    measure("refuse a rule that never occurs (dateutil would search to 9999)",
-            lambda: f"status {agent.send('PUT', HOME + 'calendar/never.ics', never)}", rows)
+    measure(
+        "refuse a rule that never occurs (dateutil would search to 9999)",
+        lambda: f"status {agent.send('PUT', HOME + 'calendar/never.ics', never)}",
+        rows,
+    )
 
     # -- refusals ----------------------------------------------------------------------------------
     entities = '<!ENTITY a "aaaaaaaaaa">' + "".join(
-        f'<!ENTITY {name} "{f"&{previous};" * 10}">' for previous, name in zip("abcdefghi", "bcdefghij"))
-    laughs = (f'<?xml version="1.0"?><!DOCTYPE l [{entities}]>'
-              '<D:propfind xmlns:D="DAV:"><D:prop>&j;</D:prop></D:propfind>').encode()
+        f'<!ENTITY {name} "{f"&{previous};" * 10}">' for previous, name in zip("abcdefghi", "bcdefghij")
+    )
+    laughs = (
+        f'<?xml version="1.0"?><!DOCTYPE l [{entities}]><D:propfind xmlns:D="DAV:"><D:prop>&j;</D:prop></D:propfind>'
+    ).encode()
     measure("refuse a billion-laughs PROPFIND", lambda: f"status {agent.send('PROPFIND', HOME, laughs)}", rows)
     huge = b"x" * (16 * 2**20)
     measure("refuse a 16 MiB body", lambda: f"status {agent.send('PUT', HOME + 'calendar/huge.ics', huge)}", rows)

@@ -29,7 +29,6 @@ from pytest_clawmark.world import Person, World
 USER = Person("Chen Fang", "chen.fang@hospital.internal")
 
 
-
 def measure(case: str, fn: Callable[[], str], rows: list[dict[str, Any]]) -> None:
     support.measure("kb", case, fn, rows)
 
@@ -42,19 +41,26 @@ def new_world(root: Path) -> World:
 
 def agent_client(world: World) -> httpx.Client:
     env = world.agent_env()
-    return httpx.Client(base_url=env["CLAWMARK_NOTION_URL"], trust_env=False, timeout=600,
-                        headers={"Authorization": f"Bearer {env['CLAWMARK_NOTION_TOKEN']}",
-                                 "Notion-Version": "2025-09-03"})
+    return httpx.Client(
+        base_url=env["CLAWMARK_NOTION_URL"],
+        trust_env=False,
+        timeout=600,
+        headers={"Authorization": f"Bearer {env['CLAWMARK_NOTION_TOKEN']}", "Notion-Version": "2025-09-03"},
+    )
 
 
 def largest_page(parent: str) -> dict[str, Any]:
     """1,000 blocks (10 toggles of 99 paragraphs) just under the 500 KB body limit."""
     text = "x" * 420
     paragraph = {"paragraph": {"rich_text": [{"text": {"content": text}}]}}
-    toggles = [{"toggle": {"rich_text": [{"text": {"content": f"part {i}"}}], "children": [paragraph] * 99}}
-               for i in range(10)]
-    return {"parent": {"page_id": parent}, "properties": {"title": {"title": [{"text": {"content": "Big"}}]}},
-            "children": toggles}
+    toggles = [
+        {"toggle": {"rich_text": [{"text": {"content": f"part {i}"}}], "children": [paragraph] * 99}} for i in range(10)
+    ]
+    return {
+        "parent": {"page_id": parent},
+        "properties": {"title": {"title": [{"text": {"content": "Big"}}]}},
+        "children": toggles,
+    }
 
 
 def snapshot_size(world: World) -> float:
@@ -86,8 +92,9 @@ def run() -> list[dict[str, Any]]:
             return f"{count} pages before the {limits.WORKSPACE_QUOTA_BYTES / 2**20:g} MiB quota refused one"
 
         measure("fill the workspace to its quota with the largest pages", fill, rows)
-    measure("snapshot of the filled workspace (harness, over HTTP)",
-            lambda: f"{snapshot_size(world):.1f} MB of JSON", rows)
+    measure(
+        "snapshot of the filled workspace (harness, over HTTP)", lambda: f"{snapshot_size(world):.1f} MB of JSON", rows
+    )
     snapshot = world.kb.snapshot()
     measure("restore that snapshot", lambda: world.kb.restore(snapshot) or "ok", rows)
     measure("checker read: page_text of a 1,000-block page", lambda: f"{len(world.kb.page_text(first[0]))} chars", rows)
@@ -96,6 +103,7 @@ def run() -> list[dict[str, Any]]:
     # -- a data source filled to the quota with small rows (the most rows to query) ----------------
     world = new_world(tmp / "rows")
     schema = {"Name": "title", "Dose": "number", "Ward": {"select": ["A", "B", "C"]}, "Notes": "rich_text"}
+
     def row(i: int) -> dict[str, Any]:
         return {"Name": f"P-{i}", "Dose": i, "Ward": "ABC"[i % 3], "Notes": "note"}
 
@@ -103,27 +111,43 @@ def run() -> list[dict[str, Any]]:
     start = ledger.total
     world.kb.create_database("Probe", schema, [row(i) for i in range(1000)])
     count = int(limits.WORKSPACE_QUOTA_BYTES / ((ledger.total - start) / 1000))
-    measure(f"seed {count} rows through the admin plane (about the quota)",
-            lambda: world.kb.create_database("Records", schema, [row(i) for i in range(count)]) and "ok", rows)
+    measure(
+        f"seed {count} rows through the admin plane (about the quota)",
+        lambda: world.kb.create_database("Records", schema, [row(i) for i in range(count)]) and "ok",
+        rows,
+    )
     ds = world.kb.database("Records").data_source_id
     leaf = {"property": "Notes", "rich_text": {"contains": "zz"}}
     many = {"or": [leaf] * limits.MAX_FILTER_CONDITIONS}
     keys = ("Notes", "Name", "Ward", "Dose", "Notes")
     sorts = [{"property": p, "direction": "descending"} for p in keys][: limits.MAX_SORTS]
     with agent_client(world) as http:
-        measure(f"query {count} rows with {limits.MAX_FILTER_CONDITIONS} text conditions (none match)",
-                lambda: f"status {http.post(f'/v1/data_sources/{ds}/query', json={'filter': many}).status_code}", rows)
-        measure(f"query {count} rows with {limits.MAX_SORTS} sorts",
-                lambda: f"status {http.post(f'/v1/data_sources/{ds}/query', json={'sorts': sorts}).status_code}", rows)
-        measure("search all titles",
-                lambda: f"status {http.post('/v1/search', json={'query': 'P-1 9'}).status_code}", rows)
+        measure(
+            f"query {count} rows with {limits.MAX_FILTER_CONDITIONS} text conditions (none match)",
+            lambda: f"status {http.post(f'/v1/data_sources/{ds}/query', json={'filter': many}).status_code}",
+            rows,
+        )
+        measure(
+            f"query {count} rows with {limits.MAX_SORTS} sorts",
+            lambda: f"status {http.post(f'/v1/data_sources/{ds}/query', json={'sorts': sorts}).status_code}",
+            rows,
+        )
+        measure(
+            "search all titles", lambda: f"status {http.post('/v1/search', json={'query': 'P-1 9'}).status_code}", rows
+        )
         deep = b"[" * 200_000 + b"]" * 200_000
-        measure("refuse JSON nested 200,000 deep (400 KB)",
-                lambda: f"status {http.post('/v1/search', content=deep).status_code}", rows)
+        measure(
+            "refuse JSON nested 200,000 deep (400 KB)",
+            lambda: f"status {http.post('/v1/search', content=deep).status_code}",
+            rows,
+        )
     measure(f"checker read: rows() of {count} rows", lambda: f"{len(world.kb.rows('Records'))} rows", rows)
     measure("snapshot of the filled data source", lambda: f"{snapshot_size(world):.1f} MB of JSON", rows)
-    measure("admin add_row on the filled workspace (a silent mutation)",
-            lambda: world.kb.add_row("Records", {"Name": "late"}) and "ok", rows)
+    measure(
+        "admin add_row on the filled workspace (a silent mutation)",
+        lambda: world.kb.add_row("Records", {"Name": "late"}) and "ok",
+        rows,
+    )
 
     # -- refusals of oversize framing --------------------------------------------------------------
     port = int(world.kb.url.rsplit(":", 1)[1])
@@ -131,8 +155,10 @@ def run() -> list[dict[str, Any]]:
 
     def refuse_huge_body() -> str:
         body = b'{"x": "' + b"a" * (16 * 2**20) + b'"}'
-        head = (f"POST /v1/pages HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\nNotion-Version: 2025-09-03\r\n"
-                f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\nConnection: close\r\n\r\n").encode()
+        head = (
+            f"POST /v1/pages HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\nNotion-Version: 2025-09-03\r\n"
+            f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\nConnection: close\r\n\r\n"
+        ).encode()
         with socket.create_connection(("127.0.0.1", port), timeout=60) as sock:
             sock.sendall(head + body)
             return sock.recv(200).split(b"\r\n", 1)[0].decode()

@@ -67,13 +67,24 @@ def deepest(subject: str, lines: int = limits.MAX_MESSAGE_LINES - 100) -> bytes:
     body = b"\r\n" * lines
     for level in range(limits.MAX_MIME_DEPTH - 1, 0, -1):
         b = b"L%d" % level
-        body = b"Content-Type: multipart/mixed; boundary=" + b + b"\r\n\r\n--" + b + b"\r\n" + body + b"\r\n--" + b + b"--\r\n"
+        body = (
+            b"Content-Type: multipart/mixed; boundary="
+            + b
+            + b"\r\n\r\n--"
+            + b
+            + b"\r\n"
+            + body
+            + b"\r\n--"
+            + b
+            + b"--\r\n"
+        )
     return head(subject) + body
 
 
 def most_parts(subject: str, parts: int = limits.MAX_MIME_PARTS - 1) -> bytes:
     body = b"".join(
-        b"--P\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Disposition: attachment; filename=p%d.txt\r\n\r\npart %d\r\n" % (i, i)
+        b"--P\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Disposition: attachment; filename=p%d.txt\r\n\r\npart %d\r\n"
+        % (i, i)
         for i in range(parts)
     )
     return head(subject) + b"Content-Type: multipart/mixed; boundary=P\r\n\r\n" + body + b"--P--\r\n"
@@ -105,7 +116,7 @@ class LoopWatch:
             self.worst = max(self.worst, now - last - 0.01)
             last = now
 
-    def __enter__(self) -> "LoopWatch":
+    def __enter__(self) -> LoopWatch:
         self.worst = 0.0
         asyncio.run_coroutine_threadsafe(self._start(), self.loop).result()
         return self
@@ -214,11 +225,18 @@ def smtp_cases(base: Path) -> None:
     world = new_world(base, "smtp")
     try:
         raw = largest_attachment("largest")
-        with case(world, "mail", "SMTP DATA: largest allowed message", f"{len(raw) / 1e6:.1f} MB, {lines(raw):,} lines, 1 outside recipient") as row:
+        with case(
+            world,
+            "mail",
+            "SMTP DATA: largest allowed message",
+            f"{len(raw) / 1e6:.1f} MB, {lines(raw):,} lines, 1 outside recipient",
+        ) as row:
             row["note"] += f"; answer {smtp_send(world, raw, [OUTSIDER])}"
         read_cases(world, "largest message: outside()", world.mail.outside)
         raw = deepest("deepest")
-        with case(world, "mail", "SMTP DATA: deepest allowed message", f"depth {limits.MAX_MIME_DEPTH}, {lines(raw):,} lines") as row:
+        with case(
+            world, "mail", "SMTP DATA: deepest allowed message", f"depth {limits.MAX_MIME_DEPTH}, {lines(raw):,} lines"
+        ) as row:
             row["note"] += f"; answer {smtp_send(world, raw, [OUTSIDER])}"
         with case(world, "mail", "checker read after it: outside()"):
             world.mail.outside()
@@ -247,12 +265,18 @@ def imap_cases(base: Path) -> None:
         imap.append(most_headers("headers"))
         imap.append(largest_attachment("largest"))
         imap.run(b"NOOP")
-        keys = b"OR " * (limits.MAX_SEARCH_KEYS // 2 - 1) + b" ".join(b"TEXT needle%d" % i for i in range(limits.MAX_SEARCH_KEYS // 2))
-        with case(world, "mail", f"IMAP SEARCH: {limits.MAX_SEARCH_KEYS // 2} TEXT keys OR'ed over 4 limit messages") as row:
+        keys = b"OR " * (limits.MAX_SEARCH_KEYS // 2 - 1) + b" ".join(
+            b"TEXT needle%d" % i for i in range(limits.MAX_SEARCH_KEYS // 2)
+        )
+        with case(
+            world, "mail", f"IMAP SEARCH: {limits.MAX_SEARCH_KEYS // 2} TEXT keys OR'ed over 4 limit messages"
+        ) as row:
             row["note"] = imap.run(b"SEARCH " + keys)[:30].decode()
         for n in range(limits.MAX_FOLDERS_PER_ACCOUNT - 3):
             imap.run(b'CREATE "' + (b"f%03d" % n) * 40 + b'"')
-        with case(world, "mail", f"IMAP LIST: 40 wildcards over {limits.MAX_FOLDERS_PER_ACCOUNT} 160-character names") as row:
+        with case(
+            world, "mail", f"IMAP LIST: 40 wildcards over {limits.MAX_FOLDERS_PER_ACCOUNT} 160-character names"
+        ) as row:
             row["note"] = imap.run(b'LIST "" "' + b"*f" * 40 + b'*x"')[:30].decode()
         with case(world, "mail", "IMAP FETCH: 5,000 overlapping ranges") as row:
             row["note"] = imap.run(b"FETCH " + b",".join([b"1:*"] * 5000) + b" (FLAGS)")[:30].decode()

@@ -96,7 +96,10 @@ class Bench:
         return world
 
     def sheet(self, title: str, rows: int = 1000, cols: int = 26) -> str:
-        body = {"properties": {"title": title}, "sheets": [{"properties": {"title": "S", "gridProperties": {"rowCount": rows, "columnCount": cols}}}]}
+        body = {
+            "properties": {"title": title},
+            "sheets": [{"properties": {"title": "S", "gridProperties": {"rowCount": rows, "columnCount": cols}}}],
+        }
         r = self.http.post("/v4/spreadsheets", json=body)
         r.raise_for_status()
         return r.json()["spreadsheetId"]
@@ -182,7 +185,9 @@ def text_budget(b: Bench) -> None:
 
 def cells_budget(b: Bench) -> None:
     sid = b.sheet("cells budget", rows=100_000, cols=3)
-    b.http.post(f"/v4/spreadsheets/{sid}/values/S!A1:append", params=UE, json={"values": [[i, i] for i in range(50_000)]}).raise_for_status()
+    b.http.post(
+        f"/v4/spreadsheets/{sid}/values/S!A1:append", params=UE, json={"values": [[i, i] for i in range(50_000)]}
+    ).raise_for_status()
     n = limits.RECALC_CELLS // 100_000 + 5
 
     def run() -> str:
@@ -227,7 +232,9 @@ def largest_body(b: Bench) -> None:
 
 def request_work(b: Bench) -> None:
     sid = b.sheet("request work", rows=20_000, cols=2)
-    b.http.post(f"/v4/spreadsheets/{sid}/values/S!A1:append", params=UE, json={"values": [[i, "x"] for i in range(10_000)]}).raise_for_status()
+    b.http.post(
+        f"/v4/spreadsheets/{sid}/values/S!A1:append", params=UE, json={"values": [[i, "x"] for i in range(10_000)]}
+    ).raise_for_status()
     insert = {"insertDimension": {"range": {"sheetId": 0, "dimension": "ROWS", "startIndex": 0, "endIndex": 1}}}
 
     def run() -> str:
@@ -279,7 +286,10 @@ def full_world(b: Bench) -> None:
 
 def tall_sheet(b: Bench) -> None:
     world = b.world = b.new_world()
-    body = {"properties": {"title": "tall"}, "sheets": [{"properties": {"title": "S", "gridProperties": {"rowCount": limits.MAX_ROWS, "columnCount": 1}}}]}
+    body = {
+        "properties": {"title": "tall"},
+        "sheets": [{"properties": {"title": "S", "gridProperties": {"rowCount": limits.MAX_ROWS, "columnCount": 1}}}],
+    }
     r = b.http.post("/v4/spreadsheets", json=body)
     r.raise_for_status()
     sid = r.json()["spreadsheetId"]

@@ -22,9 +22,29 @@ from pytest_clawmark.results import CheckerRecord, DayRecord, TrialRecord
 
 
 def synthetic() -> TrialRecord:
-    r = TrialRecord(id="clinical/medication_audit", scenario="clinical", role="pharmacist's assistant", trial=1, nodeid="tasks/clinical/task_medication_audit.py::trial1", agent="bench")
-    r.days = [DayRecord(d, f"day{d}", "2025-04-07 09:00 +08:00", "ok", seconds=120.0, trace={"tool_calls": [{"name": "bash", "arguments": "x" * 80}] * 40, "messages": ["m" * 400] * 10}) for d in range(1, 5)]
-    r.checkers = [CheckerRecord(f"checker_{i}", 1 + i % 4, 2.0, "deliverable", None, "failed", "expected this, found that " * 4) for i in range(22)]
+    r = TrialRecord(
+        id="clinical/medication_audit",
+        scenario="clinical",
+        role="pharmacist's assistant",
+        trial=1,
+        nodeid="tasks/clinical/task_medication_audit.py::trial1",
+        agent="bench",
+    )
+    r.days = [
+        DayRecord(
+            d,
+            f"day{d}",
+            "2025-04-07 09:00 +08:00",
+            "ok",
+            seconds=120.0,
+            trace={"tool_calls": [{"name": "bash", "arguments": "x" * 80}] * 40, "messages": ["m" * 400] * 10},
+        )
+        for d in range(1, 5)
+    ]
+    r.checkers = [
+        CheckerRecord(f"checker_{i}", 1 + i % 4, 2.0, "deliverable", None, "failed", "expected this, found that " * 4)
+        for i in range(22)
+    ]
     return r
 
 
@@ -52,7 +72,9 @@ def main() -> None:
         read_s = time.perf_counter() - t0
     times.sort()
     print(f"record size: {size / 1024:.1f} KiB; {args.records} appends")
-    print(f"append (write + fsync): median {1000 * statistics.median(times):.2f} ms, p95 {1000 * times[int(0.95 * len(times)) - 1]:.2f} ms")
+    print(
+        f"append (write + fsync): median {1000 * statistics.median(times):.2f} ms, p95 {1000 * times[int(0.95 * len(times)) - 1]:.2f} ms"
+    )
     print(f"read {len(back.records)} records back: {1000 * read_s:.1f} ms")
 
 

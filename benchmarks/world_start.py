@@ -76,8 +76,12 @@ def main() -> None:
     ms = lambda xs, f: f"{1000 * f(xs):8.1f}"  # noqa: E731
     print(f"world: {' + '.join(args.services)}  ({args.runs} runs, this machine)")
     print(f"{'measure':<34}{'median':>9}{'p95':>9}{'max':>9}")
-    print(f"{'start → all endpoints answer (ms)':<34}{ms(starts, statistics.median)}{ms(starts, lambda x: pct(x, 0.95))}{ms(starts, max)}")
-    print(f"{'  of which readiness ping (ms)':<34}{ms(pings, statistics.median)}{ms(pings, lambda x: pct(x, 0.95))}{ms(pings, max)}")
+    print(
+        f"{'start → all endpoints answer (ms)':<34}{ms(starts, statistics.median)}{ms(starts, lambda x: pct(x, 0.95))}{ms(starts, max)}"
+    )
+    print(
+        f"{'  of which readiness ping (ms)':<34}{ms(pings, statistics.median)}{ms(pings, lambda x: pct(x, 0.95))}{ms(pings, max)}"
+    )
     print(f"{'teardown (ms)':<34}{ms(stops, statistics.median)}{ms(stops, lambda x: pct(x, 0.95))}{ms(stops, max)}")
     print(f"{'resident memory per world (MB)':<34}{per_world:9.2f}   (RSS growth per world, {args.alive} worlds alive)")
     print(f"{'process RSS, imports + servers (MB)':<34}{before:9.1f}   (shared by every world of a worker)")

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import textwrap
 from pathlib import Path
 from typing import Any
-
-import os
 
 import pytest
 from hypothesis import settings
@@ -24,6 +23,7 @@ REPO = Path(__file__).resolve().parents[1]
 # one (e.g. by a world's calendar service or a reference solution) would later be imported a
 # second time beside stale references and misbehave. Import them once, up front.
 import caldav  # noqa: E402,F401
+
 import pytest_clawmark.world.calendar  # noqa: E402,F401
 import pytest_clawmark.world.kb  # noqa: E402,F401
 import pytest_clawmark.world.mail  # noqa: E402,F401
@@ -35,7 +35,7 @@ collect_ignore = ["tasks"]
 
 # A small two-day fs task used by many plugin tests: day 1 the agent must copy a number,
 # day 2 a silent change must be noticed; a red-line and a final checker.
-BASIC_TASK = '''
+BASIC_TASK = """
 from pytest_clawmark import Task
 
 task = Task(scenario="hr", role="assistant", services={"fs"}, user=("Ada Admin", "ada@corp.example"))
@@ -74,7 +74,7 @@ def s1(view):
 @task.solution(day=2)
 def s2(view):
     view.write_text("out/answer.txt", str(int(view.read_text("inbox/number.txt")) + 1))
-'''
+"""
 
 
 @pytest.fixture
@@ -117,6 +117,7 @@ def make_task(pytester: pytest.Pytester, name: str, source: str) -> Path:
 def read_json(path: Path) -> dict[str, Any]:
     return json.loads(Path(path).read_text())
 
+
 # tests/upstream_fixtures/ holds task folders in the upstream ClawMark format (written for these
 # tests): data for the loader's tests, never part of the suite itself.
 collect_ignore.append("upstream_fixtures")
@@ -127,7 +128,13 @@ def serve_world(*args: str) -> tuple[Any, dict[str, Any]]:
     import subprocess
     import sys
 
-    proc = subprocess.Popen([sys.executable, "-m", "pytest_clawmark.cli", "serve", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "pytest_clawmark.cli", "serve", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=REPO,
+    )
     assert proc.stdout is not None
     lines = []
     for line in proc.stdout:
@@ -138,7 +145,9 @@ def serve_world(*args: str) -> tuple[Any, dict[str, Any]]:
         return proc, json.loads("".join(lines))
     except json.JSONDecodeError:
         proc.kill()
-        raise AssertionError(f"serve printed {''.join(lines)!r}; stderr {proc.stderr.read() if proc.stderr else ''}") from None
+        raise AssertionError(
+            f"serve printed {''.join(lines)!r}; stderr {proc.stderr.read() if proc.stderr else ''}"
+        ) from None
 
 
 def stop_served(proc: Any, timeout: float = 20) -> str:

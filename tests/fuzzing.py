@@ -28,5 +28,10 @@ def fuzz_settings(examples: int) -> settings:
     return settings(
         max_examples=max(1, int(examples * FUZZ_SCALE)),
         deadline=None,
-        suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large],
+        suppress_health_check=[
+            HealthCheck.function_scoped_fixture,
+            HealthCheck.too_slow,
+            HealthCheck.filter_too_much,
+            HealthCheck.data_too_large,
+        ],
     )

@@ -39,7 +39,10 @@ from pytest_clawmark.world import Person, World
 from pytest_clawmark.world.fs import DeliverableMissing, DeliverableTooLarge, WorkspaceTooLarge
 from pytest_clawmark.world.fs_limits import WorkspaceLimits
 
-MODES = [NONE, pytest.param(BWRAP, marks=pytest.mark.skipif(bool(bwrap_problem()), reason=f"no sandbox here: {bwrap_problem()}"))]
+MODES = [
+    NONE,
+    pytest.param(BWRAP, marks=pytest.mark.skipif(bool(bwrap_problem()), reason=f"no sandbox here: {bwrap_problem()}")),
+]
 
 
 def _cgroup_problem() -> str:
@@ -51,7 +54,9 @@ def _cgroup_problem() -> str:
 
 
 CGROUP_PROBLEM = _cgroup_problem()
-needs_cgroups = pytest.mark.skipif(bool(CGROUP_PROBLEM), reason=f"no usable cgroups here (the rlimit fallback is tested apart): {CGROUP_PROBLEM}")
+needs_cgroups = pytest.mark.skipif(
+    bool(CGROUP_PROBLEM), reason=f"no usable cgroups here (the rlimit fallback is tested apart): {CGROUP_PROBLEM}"
+)
 CLOCK = datetime(2025, 4, 7, 9, 0, tzinfo=timezone.utc)
 MIB = 1 << 20
 
@@ -59,7 +64,14 @@ MIB = 1 << 20
 class Agent:
     """A real command agent in a real session (no world: these agents need none), woken day by day."""
 
-    def __init__(self, tmp_path: Path, script: str, mode: str, limits: AgentLimits | None = None, options: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        tmp_path: Path,
+        script: str,
+        mode: str,
+        limits: AgentLimits | None = None,
+        options: dict[str, str] | None = None,
+    ) -> None:
         tmp_path.mkdir(parents=True, exist_ok=True)
         path = tmp_path / "agent.py"
         path.write_text(script)
@@ -113,7 +125,9 @@ open("forked.txt", "w").write(str(n))
 
 @needs_cgroups
 @pytest.mark.parametrize("mode", MODES)
-def test_a_fork_bomb_stops_at_the_process_limit_and_leaves_nothing(tmp_path: Path, hostile: list[Agent], mode: str) -> None:
+def test_a_fork_bomb_stops_at_the_process_limit_and_leaves_nothing(
+    tmp_path: Path, hostile: list[Agent], mode: str
+) -> None:
     """The default limit (512 processes for the whole run) stops 700 forks; every child is gone
     after the turn, and the next day runs normally. (Before: all 700 forked, and lived on in
     ``none``.)"""
@@ -126,7 +140,9 @@ def test_a_fork_bomb_stops_at_the_process_limit_and_leaves_nothing(tmp_path: Pat
     assert processes["limit"] == 512 and processes["by"] == "pids cgroup" and processes["refused"] >= 1
     assert not _marked_alive(agent.session.task_id)  # this run's (xdist may run another test's beside it)
     (agent.workspace / "forked.txt").unlink()
-    assert agent.wake(2).status == OK and (agent.workspace / "forked.txt").exists()  # the limit hit, the next day is fine
+    assert (
+        agent.wake(2).status == OK and (agent.workspace / "forked.txt").exists()
+    )  # the limit hit, the next day is fine
 
 
 def _marked_alive(task: str) -> list[int]:
@@ -269,7 +285,9 @@ def test_memory_is_limited_for_the_whole_run(tmp_path: Path, hostile: list[Agent
     agent, trace = hog(tmp_path, hostile, "memory", "memory=128M", mode)
     assert trace.status == FAILED and not (agent.workspace / "allocated").exists()
     assert "the OOM killer, at the memory limit of 134217728 bytes" in trace.detail, trace.detail
-    assert trace.extra["limits"]["memory"]["by"] == "memory cgroup" and trace.extra["limits"]["memory"]["oom_kills"] >= 1
+    assert (
+        trace.extra["limits"]["memory"]["by"] == "memory cgroup" and trace.extra["limits"]["memory"]["oom_kills"] >= 1
+    )
 
 
 def test_without_cgroups_rlimits_stand_in_and_say_so(tmp_path: Path, hostile: list[Agent]) -> None:
@@ -285,7 +303,9 @@ def test_without_cgroups_rlimits_stand_in_and_say_so(tmp_path: Path, hostile: li
 @pytest.mark.parametrize("mode", MODES)
 def test_cpu_time_is_limited_per_process(tmp_path: Path, hostile: list[Agent], mode: str) -> None:
     _, trace = hog(tmp_path, hostile, "cpu", "cpu=1", mode)
-    assert trace.status == FAILED and "SIGXCPU: a process used up its CPU time limit of 1 s" in trace.detail, trace.detail
+    assert trace.status == FAILED and "SIGXCPU: a process used up its CPU time limit of 1 s" in trace.detail, (
+        trace.detail
+    )
     assert trace.seconds < 10
 
 
@@ -299,7 +319,13 @@ def test_file_size_and_open_files_are_limited(tmp_path: Path, hostile: list[Agen
 
 def test_the_limits_option_is_checked_and_parsed() -> None:
     limits = parse_limits(["processes=64, memory=2G", "cpu=off file_size=512M", "output=1M"])
-    assert (limits.processes, limits.memory, limits.cpu, limits.file_size, limits.output) == (64, 2 << 30, None, 512 * MIB, MIB)
+    assert (limits.processes, limits.memory, limits.cpu, limits.file_size, limits.output) == (
+        64,
+        2 << 30,
+        None,
+        512 * MIB,
+        MIB,
+    )
     assert parse_limits([]) == AgentLimits() and AgentLimits().cpu_seconds(90.5) == 91
     for bad, why in (
         ("memory=1", "below the least"), ("processes=lots", "whole number"), ("output=off", "cannot be turned off"),
@@ -330,7 +356,9 @@ print("overwritten")
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_links_planted_in_the_evidence_folder_are_removed(tmp_path: Path, hostile: list[Agent], mode: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_links_planted_in_the_evidence_folder_are_removed(
+    tmp_path: Path, hostile: list[Agent], mode: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """After the turn the evidence folder holds plain files only (removals recorded); tomorrow's
     stdout is written to a new file, never through a planted link. (Before: the links stayed in
     the evidence, and in ``none`` the next day's stdout overwrote the host file.)"""
@@ -341,13 +369,24 @@ def test_links_planted_in_the_evidence_folder_are_removed(tmp_path: Path, hostil
     trace = agent.wake(1)
     assert trace.status == OK, trace.detail
     removed = trace.extra["removed_from_evidence"]
-    assert {"day1.agent/loot", "day1.agent/again.md", "day1.agent/pipe", "day1.agent/copy.md", "day1.agent/message.md", "day1.agent/deep/er/root"} <= set(removed), removed
+    assert {
+        "day1.agent/loot",
+        "day1.agent/again.md",
+        "day1.agent/pipe",
+        "day1.agent/copy.md",
+        "day1.agent/message.md",
+        "day1.agent/deep/er/root",
+    } <= set(removed), removed
     if mode == NONE:
         assert "day2.stdout.txt" in removed
     for folder, _, files in os.walk(agent.session.evidence_dir):
         for name in files:
             st = os.lstat(os.path.join(folder, name))
-            assert os.path.isfile(os.path.join(folder, name)) and not os.path.islink(os.path.join(folder, name)) and st.st_nlink == 1, name
+            assert (
+                os.path.isfile(os.path.join(folder, name))
+                and not os.path.islink(os.path.join(folder, name))
+                and st.st_nlink == 1
+            ), name
     assert agent.wake(2).status == OK
     assert precious.read_text() == "do not touch"
     assert (agent.session.evidence_dir / "day2.stdout.txt").read_text() == "overwritten\n"
@@ -385,7 +424,11 @@ def test_a_huge_workspace_file_is_hashed_by_streaming_not_read_whole(world: Worl
     snap, peak = _peak(world.fs.snapshot)
     assert time.perf_counter() - t0 < 10
     files = snap["files"]  # type: ignore[index]
-    assert files["huge.bin"]["size"] == 500 * MIB and "sampled_sha256" in files["huge.bin"] and "base64" not in files["huge.bin"]
+    assert (
+        files["huge.bin"]["size"] == 500 * MIB
+        and "sampled_sha256" in files["huge.bin"]
+        and "base64" not in files["huge.bin"]
+    )
     assert files["big.bin"]["size"] == 40 * MIB and "sha256" in files["big.bin"]
     assert files["small.txt"]["base64"] == "aGVsbG8="
     assert "truncated" not in snap  # type: ignore[operator]
@@ -473,7 +516,9 @@ def test_harness_writes_replace_links_instead_of_writing_through(world: World, t
 
 
 # -- end to end: the whole harness, through pytest -------------------------------------------------
-def test_a_hard_link_to_a_host_file_is_never_written_through(pytester: pytest.Pytester, basic_task: Path, tmp_path: Path) -> None:
+def test_a_hard_link_to_a_host_file_is_never_written_through(
+    pytester: pytest.Pytester, basic_task: Path, tmp_path: Path
+) -> None:
     """With ``none`` (the agent runs as you), an agent replaces TOOLS.md and tomorrow's input by
     hard links to host files. The sweep removes them (recorded) and the next day's setup and
     TOOLS.md are written as new files: the host files stay untouched. (Before: the harness
@@ -481,15 +526,23 @@ def test_a_hard_link_to_a_host_file_is_never_written_through(pytester: pytest.Py
     precious = [tmp_path / "precious-1.txt", tmp_path / "precious-2.txt"]
     for p in precious:
         p.write_text("do not touch")
-    agent = pytester.makefile(".py", linker=f"""
+    agent = pytester.makefile(
+        ".py",
+        linker=f"""
 import os
 if os.environ["CLAWMARK_DAY"] == "1":
     os.remove("TOOLS.md"); os.link({str(precious[0])!r}, "TOOLS.md")                # rewritten by the harness every day
     os.remove("inbox/number.txt"); os.link({str(precious[1])!r}, "inbox/number.txt")  # day 2's setup writes it
     open("linked", "w").write("yes")
-""")
-    result = pytester.runpytest("--agent=command", f"--agent-option=cmd={sys.executable} {agent}", "--agent-isolation=none",
-                                "--agent-limits=processes=64", "--clawmark-json=out.json")
+""",
+    )
+    result = pytester.runpytest(
+        "--agent=command",
+        f"--agent-option=cmd={sys.executable} {agent}",
+        "--agent-isolation=none",
+        "--agent-limits=processes=64",
+        "--clawmark-json=out.json",
+    )
     assert result.ret == pytest.ExitCode.TESTS_FAILED  # no answers: checkers fail; nothing errors
     assert [p.read_text() for p in precious] == ["do not touch"] * 2
     doc = read_json(pytester.path / "out.json")
@@ -504,7 +557,9 @@ if os.environ["CLAWMARK_DAY"] == "1":
 def test_a_world_that_hit_the_limits_goes_on_and_scores(pytester: pytest.Pytester, basic_task: Path) -> None:
     """Day 1 the agent forks to the limit, floods stdout and fills evidence; it still answers,
     and so does day 2: limits stop the harm, not the benchmark."""
-    agent = pytester.makefile(".py", worker=r"""
+    agent = pytester.makefile(
+        ".py",
+        worker=r"""
 import os, time
 day = os.environ["CLAWMARK_DAY"]
 if day == "1":
@@ -520,9 +575,17 @@ if day == "1":
         open(f"scratch/{i:02}.bin", "wb").write(os.urandom(100_000))
 os.makedirs("out", exist_ok=True)
 open("out/answer.txt", "w").write(str(int(open("inbox/number.txt").read()) + 1))
-""")
-    result = pytester.runpytest("--agent=command", f"--agent-option=cmd={sys.executable} {agent}", "--agent-isolation=none",
-                                "--agent-limits", "processes=32,output=1M", "--agent-limits=evidence_total=1M", "--clawmark-json=out.json")
+""",
+    )
+    result = pytester.runpytest(
+        "--agent=command",
+        f"--agent-option=cmd={sys.executable} {agent}",
+        "--agent-isolation=none",
+        "--agent-limits",
+        "processes=32,output=1M",
+        "--agent-limits=evidence_total=1M",
+        "--clawmark-json=out.json",
+    )
     assert result.ret == pytest.ExitCode.OK, result.stdout.str()[-2000:]
     t = read_json(pytester.path / "out.json")["tasks"][0]
     assert t["score"] == 1.0 and [d["status"] for d in t["days"]] == ["ok", "ok"]
@@ -535,4 +598,6 @@ open("out/answer.txt", "w").write(str(int(open("inbox/number.txt").read()) + 1))
 def test_bad_limits_stop_the_run_before_any_world(pytester: pytest.Pytester, basic_task: Path) -> None:
     result = pytester.runpytest("--agent=noop", "--agent-limits=memory=1")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
-    result.stderr.fnmatch_lines(["ERROR: clawmark: agent limit memory=1 is below the least an agent process can run with (64M)"])
+    result.stderr.fnmatch_lines(
+        ["ERROR: clawmark: agent limit memory=1 is below the least an agent process can run with (64M)"]
+    )

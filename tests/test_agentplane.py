@@ -37,7 +37,13 @@ def test_mail_send_find_and_attachments(world: World, view: AgentView) -> None:
     msg = view.mail.find("Run results")
     assert view.mail.attachments(msg) == {"run.csv": b"suite,failed\na,1\n"}
     assert world.mail.inbox()[0].flags == ()  # read with PEEK: nothing marked as seen
-    view.mail.send([ALEX.email], "Decision", "see attached", cc=["boss@outside.example"], attachments=[("d.json", b'{"go": false}')])
+    view.mail.send(
+        [ALEX.email],
+        "Decision",
+        "see attached",
+        cc=["boss@outside.example"],
+        attachments=[("d.json", b'{"go": false}')],
+    )
     sent = world.mail.find(subject="Decision")
     assert sent.recipients and {a.filename for a in sent.attachments} == {"d.json"}
     assert [m.subject for m in world.mail.outside()] == ["Decision"]
@@ -46,8 +52,11 @@ def test_mail_send_find_and_attachments(world: World, view: AgentView) -> None:
 
 
 def test_kb_rows_create_update_and_plain_values(world: World, view: AgentView) -> None:
-    world.kb.create_database("Issues", {"Key": "title", "Severity": {"select": ["blocker", "minor"]}, "Points": "number"},
-                             rows=[{"Key": f"I-{i}", "Severity": "minor", "Points": i} for i in range(120)])
+    world.kb.create_database(
+        "Issues",
+        {"Key": "title", "Severity": {"select": ["blocker", "minor"]}, "Points": "number"},
+        rows=[{"Key": f"I-{i}", "Severity": "minor", "Points": i} for i in range(120)],
+    )
     rows = view.kb.rows("Issues")
     assert len(rows) == 120  # pagination followed
     view.kb.create_row("Issues", {"Key": {"title": text_value("NEW-1")}, "Severity": {"select": {"name": "blocker"}}})
@@ -65,7 +74,10 @@ def test_sheets_values_update_append_batch_records(world: World, view: AgentView
     view.sheets.batch_update("Tracker", {"Checklist!B3": [["=B2*2"]]})
     view.sheets.append("Tracker", "Checklist!A1", [["Decision", "no-go"]])
     assert view.sheets.records("Tracker", "Checklist") == [
-        {"Item": "Open", "Value": "3"}, {"Item": "Failed", "Value": "6"}, {"Item": "Decision", "Value": "no-go"}]
+        {"Item": "Open", "Value": "3"},
+        {"Item": "Failed", "Value": "6"},
+        {"Item": "Decision", "Value": "no-go"},
+    ]
     assert world.sheets.row("Tracker", "Checklist", "Item", "Failed")["Value"] == 6
     with pytest.raises(AgentPlaneError):
         view.sheets.spreadsheet_id("Tracker 2")
@@ -73,7 +85,15 @@ def test_sheets_values_update_append_batch_records(world: World, view: AgentView
 
 def test_calendar_book_and_list(world: World, view: AgentView) -> None:
     start = NOW + timedelta(days=1, hours=1)
-    view.calendar.book("t@corp.example", "Triage", start, start + timedelta(minutes=30), attendees=[ALEX.email], location="Room 4", stamp=NOW)
+    view.calendar.book(
+        "t@corp.example",
+        "Triage",
+        start,
+        start + timedelta(minutes=30),
+        attendees=[ALEX.email],
+        location="Room 4",
+        stamp=NOW,
+    )
     ev = world.calendar.event(uid="t@corp.example")
     assert (ev.start, ev.location, ev.attendees) == (start, "Room 4", (ALEX.email,))
     found = view.calendar.events(NOW, NOW + timedelta(days=2))

@@ -17,11 +17,11 @@ from datetime import datetime, timezone
 
 import caldav
 import pytest
-
 from fuzzing import REQUEST_LIMIT_S
+from test_calendar_service import USER, make_world, world  # noqa: F401 - the same world and fixture as the service tests
+
 from pytest_clawmark.servers.calendar import limits
 from pytest_clawmark.world import World
-from test_calendar_service import USER, make_world, world  # noqa: F401 - the same world and fixture as the service tests
 
 HOME = f"/{USER.email}/"
 DEFAULT = f"/{USER.email}/calendar/"
@@ -70,7 +70,7 @@ def send_raw(port: int, data: bytes, timeout: float = REQUEST_LIMIT_S) -> Answer
             return _read_answer(sock, started)
         except ConnectionResetError:
             raise AssertionError("the server reset the connection") from None
-        except socket.timeout:
+        except TimeoutError:
             raise AssertionError(f"no answer within {timeout} s") from None
 
 
@@ -91,16 +91,26 @@ class Agent:
         token = base64.b64encode(f"{self.login}:{env['CLAWMARK_CALDAV_PASSWORD']}".encode()).decode()
         self.auth = f"Basic {token}"
 
-    def send(self, method: str, path: str, body: bytes = b"", headers: dict[str, str] | None = None,
-             *, auth: bool = True) -> Answer:
+    def send(
+        self, method: str, path: str, body: bytes = b"", headers: dict[str, str] | None = None, *, auth: bool = True
+    ) -> Answer:
         sent = {"Authorization": self.auth} if auth else {}
         sent.update(headers or {})
         return send_raw(self.port, request_bytes(method, path, sent, body))
 
 
 def ics(uid: str = "e1", extra: str = "", start: str = "20250407T100000Z", end: str = "20250407T110000Z") -> bytes:
-    lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//test//EN", "BEGIN:VEVENT", f"UID:{uid}",
-             "DTSTAMP:20250101T000000Z", f"DTSTART:{start}", f"DTEND:{end}", "SUMMARY:Ward round"]
+    lines = [
+        "BEGIN:VCALENDAR",
+        "VERSION:2.0",
+        "PRODID:-//test//EN",
+        "BEGIN:VEVENT",
+        f"UID:{uid}",
+        "DTSTAMP:20250101T000000Z",
+        f"DTSTART:{start}",
+        f"DTEND:{end}",
+        "SUMMARY:Ward round",
+    ]
     if extra:
         lines.append(extra)
     lines += ["END:VEVENT", "END:VCALENDAR"]
@@ -120,8 +130,8 @@ def proppatch(prop: str) -> bytes:
 
 def query(start: str, end: str) -> bytes:
     return xml(
-        f"<C:calendar-query {NS}><D:prop><D:getetag/></D:prop><C:filter><C:comp-filter name=\"VCALENDAR\">"
-        f"<C:comp-filter name=\"VEVENT\"><C:time-range start=\"{start}\" end=\"{end}\"/></C:comp-filter>"
+        f'<C:calendar-query {NS}><D:prop><D:getetag/></D:prop><C:filter><C:comp-filter name="VCALENDAR">'
+        f'<C:comp-filter name="VEVENT"><C:time-range start="{start}" end="{end}"/></C:comp-filter>'
         "</C:comp-filter></C:filter></C:calendar-query>"
     )
 
@@ -136,8 +146,12 @@ def agent(world: World) -> Agent:
 def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
     """One world for the tests that only expect refusals (each checks the state is unchanged)."""
     w = make_world(tmp_path_factory.mktemp("calendar"))
-    w.calendar.add_event("Ward round", datetime(2025, 4, 7, 10, tzinfo=timezone.utc),
-                         datetime(2025, 4, 7, 11, tzinfo=timezone.utc), uid="seeded@x")
+    w.calendar.add_event(
+        "Ward round",
+        datetime(2025, 4, 7, 10, tzinfo=timezone.utc),
+        datetime(2025, 4, 7, 11, tzinfo=timezone.utc),
+        uid="seeded@x",
+    )
     yield w
     w.stop()
 
@@ -181,8 +195,11 @@ def test_propfind_without_a_prop_element_is_a_400(shared: World) -> None:
 # -- HTTP framing and credentials -----------------------------------------------------------------
 @pytest.mark.parametrize(
     ("authorization", "why"),
-    [("Basic !!!not-base64!!!", "not base64"), ("Basic " + base64.b64encode(b"no-colon").decode(), "no ':'"),
-     ("Basic \u00e9t\u00e9", "not base64")],
+    [
+        ("Basic !!!not-base64!!!", "not base64"),
+        ("Basic " + base64.b64encode(b"no-colon").decode(), "no ':'"),
+        ("Basic \u00e9t\u00e9", "not base64"),
+    ],
     ids=["not base64", "no colon", "not ascii"],
 )
 def test_malformed_basic_credentials_get_401(shared: World, authorization: str, why: str) -> None:
@@ -193,7 +210,8 @@ def test_malformed_basic_credentials_get_401(shared: World, authorization: str, 
 
 
 @pytest.mark.parametrize(
-    ("length", "status"), [("-5", 400), ("abc", 400), ("1e3", 400), (str(10**12), 413)],
+    ("length", "status"),
+    [("-5", 400), ("abc", 400), ("1e3", 400), (str(10**12), 413)],
     ids=["negative", "not a number", "float", "huge"],
 )
 def test_bad_content_length_is_a_4xx(shared: World, length: str, status: int) -> None:
@@ -219,7 +237,9 @@ def test_chunked_bodies_are_refused_with_411(shared: World) -> None:
 
 def test_unknown_charset_is_a_415(shared: World) -> None:
     answer = Agent(shared).send(
-        "PROPFIND", HOME, xml(f"<D:propfind {NS}><D:allprop/></D:propfind>"),
+        "PROPFIND",
+        HOME,
+        xml(f"<D:propfind {NS}><D:allprop/></D:propfind>"),
         {"Content-Type": "application/xml; charset=bogus", "Depth": "0"},
     )
     assert answer.status == 415, answer.body
@@ -271,8 +291,12 @@ def test_a_calendar_the_agent_made_can_be_deleted_and_the_harness_copes(world: W
     assert agent.send("DELETE", HOME + "oncall/").status == 200
     assert world.calendar.calendars() == [DEFAULT]
     assert world.calendar.events() == []
-    world.calendar.add_event("After", datetime(2025, 4, 8, 9, tzinfo=timezone.utc),
-                             datetime(2025, 4, 8, 10, tzinfo=timezone.utc), calendar="oncall")
+    world.calendar.add_event(
+        "After",
+        datetime(2025, 4, 8, 9, tzinfo=timezone.utc),
+        datetime(2025, 4, 8, 10, tzinfo=timezone.utc),
+        calendar="oncall",
+    )
     assert world.calendar.events(calendar="oncall")[0].summary == "After"
 
 
@@ -287,7 +311,7 @@ def test_put_on_a_collection_does_not_replace_it(shared: World) -> None:
     [
         (DEFAULT, "<D:resourcetype><D:collection/></D:resourcetype>"),
         (HOME, "<D:resourcetype><D:collection/><C:calendar/></D:resourcetype>"),
-        (DEFAULT, "<C:supported-calendar-component-set><C:comp name=\"VTODO\"/></C:supported-calendar-component-set>"),
+        (DEFAULT, '<C:supported-calendar-component-set><C:comp name="VTODO"/></C:supported-calendar-component-set>'),
         (DEFAULT, "<D:getetag>x</D:getetag>"),
         (HOME, "<D:displayname>Mine</D:displayname>"),
         (DEFAULT, "<D:displayname>" + "x" * 300 + "</D:displayname>"),
@@ -333,8 +357,20 @@ def test_moving_an_item_to_another_server_is_a_403_not_a_502(shared: World) -> N
         (ics(extra="RRULE:FREQ=DAILY;BYMONTH=2;BYMONTHDAY=30"), "valid-calendar-object-resource"),
         (ics(extra="RRULE:FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=29;BYDAY=MO;COUNT=500"), "max-instances"),
     ],
-    ids=["size", "lines", "attendees", "endless secondly", "sub-daily by-hour", "count", "1900", "2500", "until",
-         "sub-daily filtered", "never occurs (dateutil searched to 9999)", "count out of reach"],
+    ids=[
+        "size",
+        "lines",
+        "attendees",
+        "endless secondly",
+        "sub-daily by-hour",
+        "count",
+        "1900",
+        "2500",
+        "until",
+        "sub-daily filtered",
+        "never occurs (dateutil searched to 9999)",
+        "count out of reach",
+    ],
 )
 def test_costly_calendar_objects_are_refused_with_their_precondition(
     shared: World, body: bytes, precondition: str
@@ -427,20 +463,29 @@ def test_the_official_client_still_works_after_hostile_requests(world: World, ag
         agent.send("PROPFIND", HOME, body, {"Depth": "0"})
     agent.send("DELETE", HOME)
     env = world.agent_env()
-    with caldav.DAVClient(url=env["CLAWMARK_CALDAV_URL"], username=env["CLAWMARK_CALDAV_USER"],
-                          password=env["CLAWMARK_CALDAV_PASSWORD"]) as client:
+    with caldav.DAVClient(
+        url=env["CLAWMARK_CALDAV_URL"], username=env["CLAWMARK_CALDAV_USER"], password=env["CLAWMARK_CALDAV_PASSWORD"]
+    ) as client:
         (cal,) = client.principal().calendars()
-        cal.save_event(dtstart=datetime(2025, 4, 8, 9, tzinfo=timezone.utc),
-                       dtend=datetime(2025, 4, 8, 10, tzinfo=timezone.utc), summary="Still fine")
+        cal.save_event(
+            dtstart=datetime(2025, 4, 8, 9, tzinfo=timezone.utc),
+            dtend=datetime(2025, 4, 8, 10, tzinfo=timezone.utc),
+            summary="Still fine",
+        )
     assert [e.summary for e in world.calendar.events()] == ["Still fine"]
 
 
 def test_setup_still_moves_the_seeded_event_when_the_agent_made_a_copy(world: World, agent: Agent) -> None:
-    world.calendar.add_event("Ward round", datetime(2025, 4, 8, 10, tzinfo=timezone.utc),
-                             datetime(2025, 4, 8, 11, tzinfo=timezone.utc), uid="round@team")
+    world.calendar.add_event(
+        "Ward round",
+        datetime(2025, 4, 8, 10, tzinfo=timezone.utc),
+        datetime(2025, 4, 8, 11, tzinfo=timezone.utc),
+        uid="round@team",
+    )
     assert agent.send("MKCALENDAR", HOME + "mine/").status == 201
     copy = ics("round@team").replace(b"20250407T", b"20250408T")
     assert agent.send("PUT", HOME + "mine/copy.ics", copy).status == 201  # same UID, another calendar
-    moved = world.calendar.move_event("round@team", datetime(2025, 4, 9, 10, tzinfo=timezone.utc),
-                                      datetime(2025, 4, 9, 11, tzinfo=timezone.utc))  # used to fail
+    moved = world.calendar.move_event(
+        "round@team", datetime(2025, 4, 9, 10, tzinfo=timezone.utc), datetime(2025, 4, 9, 11, tzinfo=timezone.utc)
+    )  # used to fail
     assert moved.calendar == DEFAULT and moved.start == datetime(2025, 4, 9, 10, tzinfo=timezone.utc)

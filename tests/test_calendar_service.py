@@ -5,8 +5,8 @@ from __future__ import annotations
 import base64
 import http.client
 import json
-from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from datetime import date, datetime, timezone
 from pathlib import Path
 from urllib.parse import unquote
@@ -172,8 +172,9 @@ def test_auth_delay_is_zero(world: World) -> None:
 @pytest.mark.parametrize("username, password", [(USER.email, "wrong"), (NURSE.email, None), ("nobody@x", None)])
 def test_wrong_credentials_get_401(world: World, username: str, password: str | None) -> None:
     env = world.agent_env()
-    with caldav.DAVClient(url=env["CLAWMARK_CALDAV_URL"], username=username,
-                          password=password or env["CLAWMARK_CALDAV_PASSWORD"]) as c:
+    with caldav.DAVClient(
+        url=env["CLAWMARK_CALDAV_URL"], username=username, password=password or env["CLAWMARK_CALDAV_PASSWORD"]
+    ) as c:
         with pytest.raises(caldav_error.AuthorizationError):
             c.principal()
     statuses = [e.status for e in world.audit.entries("calendar")]
@@ -246,7 +247,11 @@ def test_snapshot_restore_round_trip(world: World, client: caldav.DAVClient, tmp
     client.principal().make_calendar(name="Extra", cal_id="extra")
     before = world.calendar.snapshot()
     assert json.loads(json.dumps(before)) == before
-    assert list(before["calendars"]) == [f"/{USER.email}/calendar/", f"/{USER.email}/extra/", f"/{NURSE.email}/calendar/"]
+    assert list(before["calendars"]) == [
+        f"/{USER.email}/calendar/",
+        f"/{USER.email}/extra/",
+        f"/{NURSE.email}/calendar/",
+    ]
 
     other = make_world(tmp_path / "other")
     try:
@@ -259,7 +264,10 @@ def test_snapshot_restore_round_trip(world: World, client: caldav.DAVClient, tmp
     world.calendar.restore(before)
     assert world.calendar.snapshot() == before
     assert summaries(default_calendar_named(client, "calendar").search(start=at(7, 0), end=at(14, 0), event=True)) == [
-        "Agent-made", "Leave", "Ward round"]
+        "Agent-made",
+        "Leave",
+        "Ward round",
+    ]
 
 
 def default_calendar_named(client: caldav.DAVClient, cal_id: str) -> caldav.Calendar:
@@ -271,15 +279,21 @@ def test_bad_ics_is_refused_and_state_kept(world: World, client: caldav.DAVClien
     before = world.calendar.snapshot()
     port = int(world.calendar.url.rsplit(":", 1)[1].strip("/"))
     token = base64.b64encode(f"{USER.email}:{world.credentials.agent_password}".encode()).decode()
-    two_uids = (b"BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:x\r\n"
-                b"BEGIN:VEVENT\r\nUID:a\r\nDTSTART:20250407T100000Z\r\nDTSTAMP:20250407T100000Z\r\nEND:VEVENT\r\n"
-                b"BEGIN:VEVENT\r\nUID:b\r\nDTSTART:20250407T100000Z\r\nDTSTAMP:20250407T100000Z\r\nEND:VEVENT\r\n"
-                b"END:VCALENDAR\r\n")
+    two_uids = (
+        b"BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:x\r\n"
+        b"BEGIN:VEVENT\r\nUID:a\r\nDTSTART:20250407T100000Z\r\nDTSTAMP:20250407T100000Z\r\nEND:VEVENT\r\n"
+        b"BEGIN:VEVENT\r\nUID:b\r\nDTSTART:20250407T100000Z\r\nDTSTAMP:20250407T100000Z\r\nEND:VEVENT\r\n"
+        b"END:VCALENDAR\r\n"
+    )
     for body in (b"not an icalendar", two_uids, b"\xff\xfe\x00garbage"):
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
         try:
-            conn.request("PUT", f"/{USER.email}/calendar/bad.ics", body=body,
-                         headers={"Authorization": f"Basic {token}", "Content-Type": "text/calendar"})
+            conn.request(
+                "PUT",
+                f"/{USER.email}/calendar/bad.ics",
+                body=body,
+                headers={"Authorization": f"Basic {token}", "Content-Type": "text/calendar"},
+            )
             assert conn.getresponse().status == 400
         finally:
             conn.close()
@@ -292,8 +306,11 @@ def test_admin_and_agent_writes_interleave_safely(world: World) -> None:
     env = world.agent_env()
 
     def agent_puts(k: int) -> None:
-        with caldav.DAVClient(url=env["CLAWMARK_CALDAV_URL"], username=env["CLAWMARK_CALDAV_USER"],
-                              password=env["CLAWMARK_CALDAV_PASSWORD"]) as c:
+        with caldav.DAVClient(
+            url=env["CLAWMARK_CALDAV_URL"],
+            username=env["CLAWMARK_CALDAV_USER"],
+            password=env["CLAWMARK_CALDAV_PASSWORD"],
+        ) as c:
             cal = default_calendar(c)
             for i in range(5):
                 cal.save_event(dtstart=at(8, 8 + i), dtend=at(8, 9 + i), summary=f"agent {k}-{i}", uid=f"agent-{k}-{i}")

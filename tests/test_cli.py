@@ -54,7 +54,9 @@ def test_report_failed_and_one_task(two_runs: tuple[Path, Path]) -> None:
     assert r.returncode == 0, r.stderr
     out = r.stdout.splitlines()
     assert "legal/other trial 1 (90.0%):" in out and "  day 2:" in out
-    assert any(line.startswith("    failed   answer_day2 (w=1, ") and line.endswith("expected 100, found '99'") for line in out), r.stdout
+    assert any(
+        line.startswith("    failed   answer_day2 (w=1, ") and line.endswith("expected 100, found '99'") for line in out
+    ), r.stdout
     assert not any(line.startswith("hr/basic") for line in out)  # every checker of it passed
     r = run("report", str(new), "--task", "legal/other")
     assert r.returncode == 0 and "legal/other trial 1: complete, score 90.0%" in r.stdout and "passed   1" in r.stdout
@@ -78,7 +80,9 @@ def test_the_admin_plane_reference_is_current() -> None:
     """docs/admin-api.md is generated from the code (every public admin-plane method, with its
     signature): a changed signature without a regenerated file fails here."""
     repo = Path(__file__).resolve().parents[1]
-    r = subprocess.run([*CLI, "api-docs", "--check", str(repo / "docs" / "admin-api.md")], capture_output=True, text=True, timeout=60)
+    r = subprocess.run(
+        [*CLI, "api-docs", "--check", str(repo / "docs" / "admin-api.md")], capture_output=True, text=True, timeout=60
+    )
     assert r.returncode == 0, r.stderr
     text = (repo / "docs" / "admin-api.md").read_text()
     for method in ("world.fs", "deliver(", "add_event(", "create_database(", "update_row(", "by_id(", "notion("):
@@ -99,16 +103,25 @@ def test_every_admin_plane_example_runs_and_calls_every_method_of_its_section(tm
     for title, cls, _ in SECTIONS:
         code = EXAMPLES[title]
         methods = {name for name, value in _members(cls) if callable(value) and not isinstance(value, property)}
-        uncalled = sorted(m for m in methods - (shared if title != "world" else set()) if not re.search(rf"\.{m}\(", code))
-        properties = sorted(name for name, value in _members(cls) if isinstance(value, property) and f".{name}" not in code)
+        uncalled = sorted(
+            m for m in methods - (shared if title != "world" else set()) if not re.search(rf"\.{m}\(", code)
+        )
+        properties = sorted(
+            name for name, value in _members(cls) if isinstance(value, property) and f".{name}" not in code
+        )
         assert not uncalled and not properties, f"{title}: the example never uses {uncalled + properties}"
     from pytest_clawmark.apidocs_examples import TASK_FILES
 
     for rel, text in TASK_FILES.items():
         (tmp_path / "task" / rel).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / "task" / rel).write_text(text)
-    world = World(("fs", "mail", "calendar", "kb", "sheets"), tmp_path / "w", user=Person("Sam Rivera", "sam@corp.example"),
-                  people=[Person("Mira Stone", "mira@corp.example")], task_dir=tmp_path / "task")
+    world = World(
+        ("fs", "mail", "calendar", "kb", "sheets"),
+        tmp_path / "w",
+        user=Person("Sam Rivera", "sam@corp.example"),
+        people=[Person("Mira Stone", "mira@corp.example")],
+        task_dir=tmp_path / "task",
+    )
     world.clock = datetime(2025, 4, 8, 9, tzinfo=timezone.utc)
     world.start()
     namespace: dict[str, object] = {"world": world}

@@ -27,7 +27,7 @@ from pytest_clawmark.world.service import Person
 
 EXAMPLE = REPO / "docs" / "examples" / "imap_agent.py"
 
-MAIL_TASK = '''
+MAIL_TASK = """
 import csv, io, json
 from pytest_clawmark import Task
 
@@ -70,31 +70,52 @@ def tuesday_only_new_mail(world):
     day2 = world.fs.read_json("mail/day2.json")
     assert [m["subject"] for m in day2["messages"]] == ["Offsite agenda"]
     assert day2["instructions"] == "File today's new mail too."
-'''
+"""
 
 
 def test_example_imap_agent_files_the_mail_and_reports_its_trace(pytester: pytest.Pytester) -> None:
     make_task(pytester, "task_mailroom", MAIL_TASK)
-    result = pytester.runpytest("--agent=command", f"--agent-option=cmd={sys.executable} {EXAMPLE}", "--clawmark-json=out.json", "-rf")
+    result = pytester.runpytest(
+        "--agent=command", f"--agent-option=cmd={sys.executable} {EXAMPLE}", "--clawmark-json=out.json", "-rf"
+    )
     result.assert_outcomes(passed=6)
     doc = read_json(pytester.path / "out.json")
     (t,) = doc["tasks"]
     assert t["score"] == 1.0 and t["success"] is True
     day1, day2 = (d["trace"] for d in t["days"])
-    assert [c["name"] for c in day1["tool_calls"]] == ["imap.login", "imap.select", "imap.search", "imap.fetch", "imap.fetch", "imap.logout", "fs.write"]
+    assert [c["name"] for c in day1["tool_calls"]] == [
+        "imap.login",
+        "imap.select",
+        "imap.search",
+        "imap.fetch",
+        "imap.fetch",
+        "imap.logout",
+        "fs.write",
+    ]
     assert all(c["status"] == "ok" for c in day1["tool_calls"]) and day1["tool_call_count"] == 7
-    assert day1["tool_calls"][-1]["arguments"] == '{"paths":["mail/inbox.csv","mail/day1.json"]}'  # JSON arguments, compacted
+    assert (
+        day1["tool_calls"][-1]["arguments"] == '{"paths":["mail/inbox.csv","mail/day1.json"]}'
+    )  # JSON arguments, compacted
     assert day1["messages"] == ["Filed 2 new message(s) into mail/inbox.csv."]
     assert day2["messages"] == ["Filed 1 new message(s) into mail/inbox.csv."]
     assert day1["extra"]["trace_lines"] == 8 and day1["extra"]["trace_malformed"] == 0
     assert Path(day1["transcript"]).name == "trace.jsonl" and Path(day1["transcript"]).is_file()  # kept as evidence
     assert day1["extra"]["isolation"] == t["isolation"] == doc["run"]["isolation"]
-    assert [c["name"] for c in day2["tool_calls"]] == ["imap.login", "imap.select", "imap.search", "imap.fetch", "imap.logout", "fs.write"]
+    assert [c["name"] for c in day2["tool_calls"]] == [
+        "imap.login",
+        "imap.select",
+        "imap.search",
+        "imap.fetch",
+        "imap.logout",
+        "fs.write",
+    ]
     assert doc["summary"]["efficiency"]["mean_tool_calls"] == 7 + 6
 
 
 def test_trace_lines_are_summed_and_bad_lines_counted_never_fatal(pytester: pytest.Pytester, basic_task: Path) -> None:
-    agent = pytester.makefile(".py", tracer=r'''
+    agent = pytester.makefile(
+        ".py",
+        tracer=r"""
 import json, os
 os.makedirs("out", exist_ok=True)
 open("out/answer.txt", "w").write(str(int(open("inbox/number.txt").read()) + 1))
@@ -111,13 +132,16 @@ with open(os.environ["CLAWMARK_TRACE_FILE"], "a") as fh:
     ]:
         fh.write(json.dumps(line) + "\n")
     fh.write("{not json\n\n")
-''')
+""",
+    )
     pytester.runpytest("--agent=command", f"--agent-option=cmd={sys.executable} {agent}", "--clawmark-json=out.json")
     t = read_json(pytester.path / "out.json")["tasks"][0]
     assert [d["status"] for d in t["days"]] == ["ok", "ok"] and t["score"] == 1.0
     trace = t["days"][0]["trace"]
     assert trace["tokens"] == {"input": 150, "output": 10, "cache_read": 90, "cache_write": 5}
-    assert [(c["name"], c["arguments"], c["status"]) for c in trace["tool_calls"]] == [("shell", '{"cmd":"cat inbox/number.txt"}', "ok")]
+    assert [(c["name"], c["arguments"], c["status"]) for c in trace["tool_calls"]] == [
+        ("shell", '{"cmd":"cat inbox/number.txt"}', "ok")
+    ]
     assert trace["messages"] == ["done"]
     extra = trace["extra"]
     assert (extra["trace_lines"], extra["trace_malformed"], extra["trace_ignored"]) == (9, 4, 1)
@@ -158,12 +182,20 @@ def test_trace_parser_caps_what_it_keeps() -> None:
     assert len(parsed.messages[0]) == 4001 and parsed.messages[0].endswith("…")
 
 
-def test_pass_env_hands_over_named_host_variables_only(pytester: pytest.Pytester, basic_task: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_pass_env_hands_over_named_host_variables_only(
+    pytester: pytest.Pytester, basic_task: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("MY_PROVIDER_KEY", "sk-wanted")
     monkeypatch.setenv("OTHER_SECRET", "sk-unwanted")
-    agent = pytester.makefile(".py", envdump="import os; print(os.environ.get('MY_PROVIDER_KEY'), os.environ.get('OTHER_SECRET'))\n")
-    pytester.runpytest("--agent=command", f"--agent-option=cmd={sys.executable} {agent}", "--agent-option=pass_env=MY_PROVIDER_KEY:ABSENT",
-                       "--clawmark-json=out.json")
+    agent = pytester.makefile(
+        ".py", envdump="import os; print(os.environ.get('MY_PROVIDER_KEY'), os.environ.get('OTHER_SECRET'))\n"
+    )
+    pytester.runpytest(
+        "--agent=command",
+        f"--agent-option=cmd={sys.executable} {agent}",
+        "--agent-option=pass_env=MY_PROVIDER_KEY:ABSENT",
+        "--clawmark-json=out.json",
+    )
     doc = read_json(pytester.path / "out.json")
     assert doc["tasks"][0]["days"][0]["trace"]["extra"]["stdout_tail"] == "sk-wanted None\n"
     assert "sk-wanted" not in json.dumps(doc["run"])
@@ -219,15 +251,22 @@ def test_preflight_reports_a_bare_command_missing_from_path(tmp_path: Path) -> N
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     error = preflight_error({"cmd": "my-agent --fast", "path": f"{bin_dir}:/usr/bin:/bin"})
-    assert error == f"the agent command 'my-agent' was not found on PATH ({bin_dir}:/usr/bin:/bin); give an absolute path or --agent-option path=..."
+    assert (
+        error
+        == f"the agent command 'my-agent' was not found on PATH ({bin_dir}:/usr/bin:/bin); give an absolute path or --agent-option path=..."
+    )
     executable(bin_dir / "my-agent", "#!/bin/sh\nexit 0\n")
     assert preflight_error({"cmd": "my-agent --fast", "path": f"{bin_dir}:/usr/bin:/bin"}) == ""
-    assert preflight_error({"cmd": "my-agent --fast", "path": "/usr/bin:/bin"}).startswith("the agent command 'my-agent' was not found on PATH (/usr/bin:/bin)")
+    assert preflight_error({"cmd": "my-agent --fast", "path": "/usr/bin:/bin"}).startswith(
+        "the agent command 'my-agent' was not found on PATH (/usr/bin:/bin)"
+    )
     broken = executable(tmp_path / "first" / "my-agent", f"#!{tmp_path}/gone/python\n")  # found first, cannot start
     assert preflight_error({"cmd": "my-agent", "path": f"{broken.parent}"}) == (
         f"the agent command 'my-agent' needs {tmp_path}/gone/python (its #! line), which does not exist or is not executable"
     )
-    assert preflight_error({"cmd": "my-agent", "path": f"{broken.parent}:{bin_dir}"}) == ""  # execvp goes on to the next folder
+    assert (
+        preflight_error({"cmd": "my-agent", "path": f"{broken.parent}:{bin_dir}"}) == ""
+    )  # execvp goes on to the next folder
 
 
 def test_preflight_reports_a_missing_or_unusable_absolute_command(tmp_path: Path) -> None:
@@ -245,26 +284,45 @@ def test_preflight_reports_a_missing_or_unusable_absolute_command(tmp_path: Path
 
 def test_preflight_reports_a_missing_absolute_script(tmp_path: Path) -> None:
     script = tmp_path / "agents" / "my_agent.py"
-    assert preflight_error({"cmd": f"{sys.executable} -u {script} --verbose"}) == f"the agent script {script} does not exist"
-    assert preflight_error({"cmd": f"/bin/sh {tmp_path / 'run.sh'}"}) == f"the agent script {tmp_path / 'run.sh'} does not exist"
+    assert (
+        preflight_error({"cmd": f"{sys.executable} -u {script} --verbose"})
+        == f"the agent script {script} does not exist"
+    )
+    assert (
+        preflight_error({"cmd": f"/bin/sh {tmp_path / 'run.sh'}"})
+        == f"the agent script {tmp_path / 'run.sh'} does not exist"
+    )
     script.parent.mkdir()
     script.write_text("print('hi')\n")
     assert preflight_error({"cmd": f"{sys.executable} -u {script} --verbose"}) == ""
-    assert preflight_error({"cmd": f"{sys.executable} -c pass {tmp_path}/output.json"}) == ""  # not a script: not checked
+    assert (
+        preflight_error({"cmd": f"{sys.executable} -c pass {tmp_path}/output.json"}) == ""
+    )  # not a script: not checked
 
 
-def test_relative_script_paths_are_taken_from_where_pytest_started(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_relative_script_paths_are_taken_from_where_pytest_started(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The command runs in the workspace: ``python my_agent.py`` (as the README shows) must still
     find the script next to the user, so it is made absolute when the agent is built."""
     project = tmp_path / "project"
     (project / "bin").mkdir(parents=True)
-    (project / "my_agent.py").write_text("import os\nos.makedirs('out', exist_ok=True)\nopen('out/ran.txt', 'w').write('yes')\n")
+    (project / "my_agent.py").write_text(
+        "import os\nos.makedirs('out', exist_ok=True)\nopen('out/ran.txt', 'w').write('yes')\n"
+    )
     executable(project / "bin" / "agent", "#!/bin/sh\nexit 0\n")
     monkeypatch.chdir(project)
     agent = CommandAgent({"cmd": f"{sys.executable} my_agent.py --day 1"})
     assert agent.argv == [sys.executable, str(project / "my_agent.py"), "--day", "1"]
-    assert CommandAgent({"cmd": "./bin/agent my_agent.py"}).argv == [str(project / "bin" / "agent"), "my_agent.py"]  # not an interpreter
-    assert CommandAgent({"cmd": "python3 -m my_agent"}).argv == ["python3", "-m", "my_agent"]  # a module name, not a file
+    assert CommandAgent({"cmd": "./bin/agent my_agent.py"}).argv == [
+        str(project / "bin" / "agent"),
+        "my_agent.py",
+    ]  # not an interpreter
+    assert CommandAgent({"cmd": "python3 -m my_agent"}).argv == [
+        "python3",
+        "-m",
+        "my_agent",
+    ]  # a module name, not a file
     assert CommandAgent({"cmd": "python3 -u missing.py"}).argv == ["python3", "-u", "missing.py"]
     assert CommandAgent({"cmd": "node --trace-warnings my_agent.py"}).argv[2] == str(project / "my_agent.py")
     assert CommandAgent({"cmd": "deno run --allow-net my_agent.py"}).argv[3] == str(project / "my_agent.py")
@@ -279,24 +337,37 @@ def test_relative_script_paths_are_taken_from_where_pytest_started(tmp_path: Pat
 
 def test_a_command_that_cannot_be_executed_is_an_infra_error_not_a_failed_day(tmp_path: Path) -> None:
     trace = wake_once(tmp_path, {"cmd": f"{tmp_path}/nowhere/agent"})
-    assert trace.status == INFRA_ERROR and trace.detail == f"cannot run '{tmp_path}/nowhere/agent': No such file or directory"
+    assert (
+        trace.status == INFRA_ERROR
+        and trace.detail == f"cannot run '{tmp_path}/nowhere/agent': No such file or directory"
+    )
     trace = wake_once(tmp_path, {"cmd": "clawmark-no-such-agent", "path": "/usr/bin:/bin"})
     assert trace.status == INFRA_ERROR and "No such file or directory" in trace.detail
 
 
 def test_an_agent_that_exits_1_is_its_own_failure_even_if_it_prints_like_bwrap(tmp_path: Path) -> None:
-    liar = executable(tmp_path / "liar.sh", "#!/bin/sh\necho 'bwrap: execvp /opt/agent: No such file or directory' >&2\nexit 1\n")
+    liar = executable(
+        tmp_path / "liar.sh", "#!/bin/sh\necho 'bwrap: execvp /opt/agent: No such file or directory' >&2\nexit 1\n"
+    )
     trace = wake_once(tmp_path, {"cmd": f"/bin/sh {liar}"})
-    assert trace.status == FAILED and trace.detail == "exited with status 1 (bwrap: execvp /opt/agent: No such file or directory)"
+    assert (
+        trace.status == FAILED
+        and trace.detail == "exited with status 1 (bwrap: execvp /opt/agent: No such file or directory)"
+    )
 
 
 @needs_bwrap
 def test_an_agent_that_prints_like_bwrap_inside_the_sandbox_still_failed_itself(tmp_path: Path) -> None:
     """A ``bwrap: ...`` line alone is no proof: the probe finds the command visible, so it is the agent's exit."""
-    liar = executable(tmp_path / "liar.sh", "#!/bin/sh\necho 'bwrap: execvp /opt/agent: No such file or directory' >&2\nexit 1\n")
+    liar = executable(
+        tmp_path / "liar.sh", "#!/bin/sh\necho 'bwrap: execvp /opt/agent: No such file or directory' >&2\nexit 1\n"
+    )
     trace = wake_once(tmp_path, {"cmd": f"/bin/sh {liar}"}, BWRAP)
     assert trace.extra["isolation"] == BWRAP
-    assert trace.status == FAILED and trace.detail == "exited with status 1 (bwrap: execvp /opt/agent: No such file or directory)"
+    assert (
+        trace.status == FAILED
+        and trace.detail == "exited with status 1 (bwrap: execvp /opt/agent: No such file or directory)"
+    )
 
 
 @needs_bwrap
@@ -318,7 +389,12 @@ def test_preflight_reports_a_command_the_sandbox_does_not_show(tmp_path: Path, o
     )
     assert preflight_error({"cmd": f"/bin/sh {script}"}, BWRAP) == ""  # files named in cmd are shown
     executable(tmp_path / "bin2" / "my-agent", "#!/bin/sh\nexit 0\n")  # execvp tries the next PATH folder
-    assert preflight_error({"cmd": "my-agent", "path": f"{bin_dir}:{tmp_path / 'bin2'}", "sandbox_ro": str(tmp_path / "bin2")}, BWRAP) == ""
+    assert (
+        preflight_error(
+            {"cmd": "my-agent", "path": f"{bin_dir}:{tmp_path / 'bin2'}", "sandbox_ro": str(tmp_path / "bin2")}, BWRAP
+        )
+        == ""
+    )
     assert os.listdir(own_tempdir) == []  # the probe's folders are gone
 
 
@@ -330,8 +406,12 @@ def test_a_command_bwrap_cannot_exec_is_an_infra_error(tmp_path: Path) -> None:
     hidden_sh.symlink_to("/bin/sh")
     executable(bin_dir / "my-agent", f"#!{hidden_sh}\necho worked\n")
     trace = wake_once(tmp_path, {"cmd": "my-agent", "path": f"{bin_dir}:/usr/bin:/bin"}, BWRAP)
-    assert trace.status == INFRA_ERROR and trace.detail == "bwrap: execvp my-agent: No such file or directory", trace.detail
-    trace = wake_once(tmp_path, {"cmd": "my-agent", "path": f"{bin_dir}:/usr/bin:/bin", "sandbox_ro": str(hidden_sh.parent)}, BWRAP)
+    assert trace.status == INFRA_ERROR and trace.detail == "bwrap: execvp my-agent: No such file or directory", (
+        trace.detail
+    )
+    trace = wake_once(
+        tmp_path, {"cmd": "my-agent", "path": f"{bin_dir}:/usr/bin:/bin", "sandbox_ro": str(hidden_sh.parent)}, BWRAP
+    )
     assert trace.status == OK and trace.extra["stdout_tail"] == "worked\n"
 
 
@@ -354,7 +434,9 @@ def fake_openclaw(tmp_path: Path, node_interpreter: str = "/bin/sh") -> Path:
     return executable(tmp_path / "oc" / "openclaw", "#!/bin/sh\necho 'OpenClaw 2026.1.1 (stand-in)'\n")
 
 
-def openclaw_preflight_error(launcher: Path, mode: str, monkeypatch: pytest.MonkeyPatch, remove: Path | None = None) -> str:
+def openclaw_preflight_error(
+    launcher: Path, mode: str, monkeypatch: pytest.MonkeyPatch, remove: Path | None = None
+) -> str:
     monkeypatch.setenv("CLAWMARK_TEST_KEY", "sk-test")
     agent = OpenClawAgent({"openclaw_bin": str(launcher), "model": "m", "api_key_env": "CLAWMARK_TEST_KEY"})
     if remove is not None:
@@ -366,7 +448,9 @@ def openclaw_preflight_error(launcher: Path, mode: str, monkeypatch: pytest.Monk
     return ""
 
 
-def test_openclaw_preflight_reports_a_vanished_install_with_the_install_hint(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_openclaw_preflight_reports_a_vanished_install_with_the_install_hint(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     launcher = fake_openclaw(tmp_path)
     assert openclaw_preflight_error(launcher, NONE, monkeypatch) == ""
     error = openclaw_preflight_error(launcher, NONE, monkeypatch, remove=tmp_path / "oc" / "node")
@@ -374,7 +458,9 @@ def test_openclaw_preflight_reports_a_vanished_install_with_the_install_hint(tmp
 
 
 @needs_bwrap
-def test_openclaw_preflight_reports_a_node_the_sandbox_cannot_start(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, own_tempdir: Path) -> None:
+def test_openclaw_preflight_reports_a_node_the_sandbox_cannot_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, own_tempdir: Path
+) -> None:
     launcher = fake_openclaw(tmp_path)
     assert openclaw_preflight_error(launcher, BWRAP, monkeypatch) == ""  # its install folder is shown
     hidden_sh = tmp_path / "hidden" / "sh"
@@ -388,7 +474,7 @@ def test_openclaw_preflight_reports_a_node_the_sandbox_cannot_start(tmp_path: Pa
     assert os.listdir(own_tempdir) == []
 
 
-PROJECT_TASK = '''
+PROJECT_TASK = """
 from pytest_clawmark import Task
 
 task = Task(scenario="hr", role="assistant", services={"fs"}, user=("Ada Admin", "ada@corp.example"))
@@ -400,9 +486,9 @@ def monday(world):
 @task.checker(day=1)
 def answered(world):
     assert world.fs.read_text("out/answer.txt").strip() == "42", "no answer"
-'''
+"""
 
-PROJECT_AGENT = '''
+PROJECT_AGENT = """
 import os, sys
 from helpers import answer  # a module beside the script
 os.makedirs("out", exist_ok=True)
@@ -413,7 +499,7 @@ try:
     print("task visible")
 except OSError:
     print("task hidden")
-'''
+"""
 
 
 @needs_bwrap
@@ -428,8 +514,12 @@ def test_python_my_agent_py_works_from_a_users_project_with_its_virtualenv_in_th
     (project / "agents" / "my_agent.py").write_text(PROJECT_AGENT)
     (project / "agents" / "helpers.py").write_text("def answer():\n    return '42'\n")
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(project / ".venv")], check=True, timeout=120)
-    env = {**os.environ, "PATH": f"{project / '.venv' / 'bin'}:{os.environ.get('PATH', '/usr/bin:/bin')}", "VIRTUAL_ENV": str(project / ".venv"),
-           "TASK_FILE": str(project / "tasks" / "hr" / "task_answer.py")}
+    env = {
+        **os.environ,
+        "PATH": f"{project / '.venv' / 'bin'}:{os.environ.get('PATH', '/usr/bin:/bin')}",
+        "VIRTUAL_ENV": str(project / ".venv"),
+        "TASK_FILE": str(project / "tasks" / "hr" / "task_answer.py"),
+    }
     r = subprocess.run(
         [sys.executable, "-m", "pytest", "tasks", "--agent=command", "--agent-option=cmd=python agents/my_agent.py", "--agent-option=pass_env=TASK_FILE",
          "--agent-isolation=bwrap", "--clawmark-json=out.json", "-p", "no:cacheprovider", "-q"],

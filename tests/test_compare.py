@@ -26,15 +26,39 @@ CLI = [sys.executable, "-m", "pytest_clawmark.cli"]
 
 
 # -- building documents -----------------------------------------------------------------------
-def rec(task: str, outcomes: Mapping[str, str], trial: int = 1, status: str = "complete", task_hash: str = "", redlines: Sequence[str] = (), messages: Mapping[str, str] | None = None) -> TrialRecord:
+def rec(
+    task: str,
+    outcomes: Mapping[str, str],
+    trial: int = 1,
+    status: str = "complete",
+    task_hash: str = "",
+    redlines: Sequence[str] = (),
+    messages: Mapping[str, str] | None = None,
+) -> TrialRecord:
     """One task trial; ``outcomes`` maps checker id -> outcome (weight 1 each)."""
     checkers = [
-        CheckerRecord(id=c, day=1, weight=1.0, kind="deliverable", redline="privacy" if c in redlines else None, outcome=o, message=(messages or {}).get(c, ""))
+        CheckerRecord(
+            id=c,
+            day=1,
+            weight=1.0,
+            kind="deliverable",
+            redline="privacy" if c in redlines else None,
+            outcome=o,
+            message=(messages or {}).get(c, ""),
+        )
         for c, o in outcomes.items()
     ]
     return TrialRecord(
-        id=task, scenario=task.split("/")[0], role="assistant", trial=trial, nodeid=f"tasks/{task}.py", agent="reference",
-        task_file=f"tasks/{task}.py", task_hash=task_hash or f"sha256:{task}-v1", status=status, checkers=checkers,
+        id=task,
+        scenario=task.split("/")[0],
+        role="assistant",
+        trial=trial,
+        nodeid=f"tasks/{task}.py",
+        agent="reference",
+        task_file=f"tasks/{task}.py",
+        task_hash=task_hash or f"sha256:{task}-v1",
+        status=status,
+        checkers=checkers,
     )
 
 
@@ -42,9 +66,17 @@ def planned(task: str, trial: int = 1) -> PlannedTrial:
     return PlannedTrial(task, task.split("/")[0], trial, f"tasks/{task}.py", f"tasks/{task}.py")
 
 
-def meta(agent: str = "reference", options: Mapping[str, str] | None = None, trials: int = 1, version: str = "0.1.0") -> dict[str, Any]:
+def meta(
+    agent: str = "reference", options: Mapping[str, str] | None = None, trials: int = 1, version: str = "0.1.0"
+) -> dict[str, Any]:
     opts = dict(options or {})
-    return {"agent": agent, "agent_options": public_options(opts), "agent_identity": agent_identity(agent, opts), "clawmark_version": version, "trials": trials}
+    return {
+        "agent": agent,
+        "agent_options": public_options(opts),
+        "agent_identity": agent_identity(agent, opts),
+        "clawmark_version": version,
+        "trials": trials,
+    }
 
 
 def doc(records: Sequence[TrialRecord], not_started: Sequence[PlannedTrial] = (), **run: Any) -> dict[str, Any]:
@@ -65,7 +97,9 @@ def cli(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([*CLI, *args], capture_output=True, text=True, timeout=60)
 
 
-def run_compare(tmp_path: Path, base: dict[str, Any], new: dict[str, Any], *flags: str) -> subprocess.CompletedProcess[str]:
+def run_compare(
+    tmp_path: Path, base: dict[str, Any], new: dict[str, Any], *flags: str
+) -> subprocess.CompletedProcess[str]:
     write_atomic(tmp_path / "base.json", base)
     write_atomic(tmp_path / "new.json", new)
     return cli("compare", str(tmp_path / "base.json"), str(tmp_path / "new.json"), *flags)
@@ -129,7 +163,9 @@ def test_incomplete_measurements_are_refused(tmp_path: Path, base_doc: Any, new_
 def test_a_task_errored_in_new_counts_as_missing() -> None:
     base = doc(four_tasks())
     new = doc([*four_tasks()[:3], rec("legal/d", {}, status="errored")])
-    assert compare(base, new).refusals == ("cannot compare: 1 task(s) of BASE missing from NEW: legal/d (errored in NEW)",)
+    assert compare(base, new).refusals == (
+        "cannot compare: 1 task(s) of BASE missing from NEW: legal/d (errored in NEW)",
+    )
 
 
 # -- identity: agent, trials, task content ----------------------------------------------------
@@ -144,7 +180,9 @@ def test_agent_change_is_refused_unless_allowed(tmp_path: Path) -> None:
     assert "(allowed by --allow-agent-change)" in r.stdout
 
     renamed = doc(four_tasks(), agent="command")
-    assert compare(doc(four_tasks()), renamed).refusals == ("cannot compare: agent differs: BASE reference vs NEW command; pass --allow-agent-change to compare anyway",)
+    assert compare(doc(four_tasks()), renamed).refusals == (
+        "cannot compare: agent differs: BASE reference vs NEW command; pass --allow-agent-change to compare anyway",
+    )
 
 
 def test_a_rotated_secret_is_the_same_agent() -> None:
@@ -166,7 +204,10 @@ def test_task_content_change_is_refused_unless_allowed(tmp_path: Path) -> None:
     new = doc([rec("hr/a", PASS2, task_hash="sha256:hr/a-v2"), *four_tasks()[1:]])
     r = run_compare(tmp_path, base, new)
     assert r.returncode == 1
-    assert "cannot compare: task content changed (task_hash differs) in 1 task(s): hr/a (sha256:hr/a-v1 -> sha256:hr/a-v2)" in r.stdout
+    assert (
+        "cannot compare: task content changed (task_hash differs) in 1 task(s): hr/a (sha256:hr/a-v1 -> sha256:hr/a-v2)"
+        in r.stdout
+    )
     assert "legal/c" not in r.stdout.split("task content changed")[1]
     r = run_compare(tmp_path, base, new, "--allow-task-change")
     assert r.returncode == 0, r.stdout
@@ -181,8 +222,13 @@ def test_missing_checker_is_refused() -> None:
 
 def test_fewer_trials_in_new_are_missing() -> None:
     base = doc([rec(t, PASS2, trial=k) for t in ("hr/a", "hr/b") for k in (1, 2)], trials=2)
-    one_errored = doc([rec("hr/a", PASS2, 1), rec("hr/a", {}, 2, status="errored"), rec("hr/b", PASS2, 1), rec("hr/b", PASS2, 2)], trials=2)
-    assert compare(base, one_errored).refusals == ("cannot compare: fewer complete trials in NEW than in BASE: hr/a 1 of 2",)
+    one_errored = doc(
+        [rec("hr/a", PASS2, 1), rec("hr/a", {}, 2, status="errored"), rec("hr/b", PASS2, 1), rec("hr/b", PASS2, 2)],
+        trials=2,
+    )
+    assert compare(base, one_errored).refusals == (
+        "cannot compare: fewer complete trials in NEW than in BASE: hr/a 1 of 2",
+    )
     single = doc([rec(t, PASS2) for t in ("hr/a", "hr/b")], trials=1)
     refusals = compare(base, single).refusals
     assert "cannot compare: NEW ran 1 trial(s) per task, BASE 2" in refusals
@@ -270,11 +316,19 @@ def test_an_added_task_does_not_move_the_compared_numbers(tmp_path: Path) -> Non
 
 
 def test_checker_changes_list_newly_failing_first() -> None:
-    base = doc([rec("hr/a", {"x": "passed", "y": "failed", "z": "passed"}), rec("hr/b", {"x": "failed", "y": "passed"})])
-    new = doc([
-        rec("hr/a", {"x": "failed", "y": "passed", "z": "gated"}, messages={"x": "wrote 41, expected 42", "z": "needs x"}),
-        rec("hr/b", {"x": "passed", "y": "error"}, messages={"y": "checker raised KeyError"}),
-    ])
+    base = doc(
+        [rec("hr/a", {"x": "passed", "y": "failed", "z": "passed"}), rec("hr/b", {"x": "failed", "y": "passed"})]
+    )
+    new = doc(
+        [
+            rec(
+                "hr/a",
+                {"x": "failed", "y": "passed", "z": "gated"},
+                messages={"x": "wrote 41, expected 42", "z": "needs x"},
+            ),
+            rec("hr/b", {"x": "passed", "y": "error"}, messages={"y": "checker raised KeyError"}),
+        ]
+    )
     result = compare(base, new, Gates(max_drop=100, max_success_drop=100))
     lines = render(result)
     failing = lines.index("newly failing checkers (3):")
@@ -285,7 +339,10 @@ def test_checker_changes_list_newly_failing_first() -> None:
         "  hr/a trial 1 z: passed -> gated  needs x",
         "  hr/b trial 1 y: passed -> error  checker raised KeyError",
     ]
-    assert lines[passing + 1 : passing + 3] == ["  hr/a trial 1 y: failed -> passed", "  hr/b trial 1 x: failed -> passed"]
+    assert lines[passing + 1 : passing + 3] == [
+        "  hr/a trial 1 y: failed -> passed",
+        "  hr/b trial 1 x: failed -> passed",
+    ]
     # per task: hr/a 2/3 -> 1/3, hr/b unchanged at 1/2
     assert [(t.id, round(t.score_delta, 6)) for t in result.tasks] == [("hr/a", round(-100 / 3, 6))]
     assert render(result) == lines  # deterministic
@@ -309,7 +366,10 @@ def test_confidence_interval_with_two_trials() -> None:
     def se(scores: dict[str, list[float]]) -> float:
         return math.sqrt(sum(statistics.variance(v) / len(v) for v in scores.values())) / len(scores)
 
-    delta = 100 * (statistics.mean(map(statistics.mean, n_scores.values())) - statistics.mean(map(statistics.mean, b_scores.values())))
+    delta = 100 * (
+        statistics.mean(map(statistics.mean, n_scores.values()))
+        - statistics.mean(map(statistics.mean, b_scores.values()))
+    )
     half = 1.96 * math.sqrt(se(b_scores) ** 2 + se(n_scores) ** 2) * 100
     assert delta == pytest.approx(-25.0) and half == pytest.approx(34.648232, abs=1e-6)
     i = result.interval
@@ -323,7 +383,10 @@ def test_no_confidence_interval_with_one_trial() -> None:
     result = compare(doc(four_tasks()), doc(four_tasks()))
     assert result.interval is None
     assert "no confidence interval (one trial per task)" in render(result)
-    assert render(result)[-1] == "clawmark compare: no regression (--max-drop 0, --max-success-drop 0, --max-redline-rise 0)"
+    assert (
+        render(result)[-1]
+        == "clawmark compare: no regression (--max-drop 0, --max-success-drop 0, --max-redline-rise 0)"
+    )
 
 
 # -- merge ----------------------------------------------------------------------------------------
@@ -340,10 +403,19 @@ def run_merge(tmp_path: Path, *docs: dict[str, Any]) -> tuple[subprocess.Complet
     ("second", "reason"),
     [
         (lambda: doc([rec("legal/c", PASS2)], agent="command"), "shard2.json: run.agent 'command' differs from "),
-        (lambda: doc([rec("legal/c", PASS2)], options={"model": "m-2"}), "shard2.json: run.agent_options {'model': 'm-2'} differs from "),
+        (
+            lambda: doc([rec("legal/c", PASS2)], options={"model": "m-2"}),
+            "shard2.json: run.agent_options {'model': 'm-2'} differs from ",
+        ),
         (lambda: doc([rec("legal/c", PASS2)], trials=3), "shard2.json: run.trials 3 differs from "),
-        (lambda: doc([rec("legal/c", PASS2)], version="0.2.0"), "shard2.json: run.clawmark_version '0.2.0' differs from "),
-        (lambda: doc([rec("hr/a", PASS2, trial=2, task_hash="sha256:hr/a-v2")]), "task hr/a has task_hash sha256:hr/a-v1 in "),
+        (
+            lambda: doc([rec("legal/c", PASS2)], version="0.2.0"),
+            "shard2.json: run.clawmark_version '0.2.0' differs from ",
+        ),
+        (
+            lambda: doc([rec("hr/a", PASS2, trial=2, task_hash="sha256:hr/a-v2")]),
+            "task hr/a has task_hash sha256:hr/a-v1 in ",
+        ),
         (lambda: doc([rec("hr/a", PASS2)]), "task hr/a trial 1 appears in more than one input ("),
     ],
     ids=["agent", "options", "trials", "version", "task-hash", "overlap"],
@@ -378,7 +450,10 @@ def test_merging_an_interrupted_shard_stays_interrupted(tmp_path: Path) -> None:
     assert merged["run"]["merged_from"] == [str(tmp_path / "shard1.json"), str(tmp_path / "shard2.json")]
     assert "(interrupted, 1 never started)" in r.stdout
     # and the merged file cannot pass as a baseline
-    assert "cannot compare: BASE is interrupted (1 of 4 task trials never started; stop reason: KeyboardInterrupt)" in compare(merged, doc(four_tasks())).refusals
+    assert (
+        "cannot compare: BASE is interrupted (1 of 4 task trials never started; stop reason: KeyboardInterrupt)"
+        in compare(merged, doc(four_tasks())).refusals
+    )
 
 
 def test_merging_complete_shards_is_complete(tmp_path: Path) -> None:

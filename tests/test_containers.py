@@ -48,9 +48,16 @@ def servers_image(tmp_path_factory: pytest.TempPathFactory) -> str:
         fcntl.flock(lock, fcntl.LOCK_EX)
         tag = current_tag("servers")
         if not tag or not current_tag("harness") or not current_tag("mail"):
-            debootstrap = os.geteuid() == 0 and bool(shutil.which("debootstrap") or shutil.which("debootstrap", path="/usr/sbin"))
+            debootstrap = os.geteuid() == 0 and bool(
+                shutil.which("debootstrap") or shutil.which("debootstrap", path="/usr/sbin")
+            )
             try:
-                build_all(base=None, base_from_debootstrap=debootstrap, cache=tmp_path_factory.mktemp("images"), log=lambda line: None)
+                build_all(
+                    base=None,
+                    base_from_debootstrap=debootstrap,
+                    cache=tmp_path_factory.mktemp("images"),
+                    log=lambda line: None,
+                )
             except ImageError as exc:
                 pytest.fail(f"the images cannot be built: {exc}")
             tag = current_tag("servers")
@@ -69,7 +76,9 @@ def world(tmp_path: Path, servers_image: str) -> Iterator[World]:
 
 
 def _containers(label: str) -> list[str]:
-    r = subprocess.run(["docker", "ps", "-aq", "--filter", f"label={label}"], capture_output=True, text=True, timeout=60)
+    r = subprocess.run(
+        ["docker", "ps", "-aq", "--filter", f"label={label}"], capture_output=True, text=True, timeout=60
+    )
     return r.stdout.split()
 
 
@@ -79,30 +88,47 @@ def test_services_run_in_containers_reached_on_loopback_with_the_official_client
 
     assert world.backends() == {"fs": "local", "calendar": "docker", "kb": "docker", "sheets": "docker"}
     env = world.agent_env()
-    assert all(env[k].startswith("http://127.0.0.1:") for k in ("CLAWMARK_CALDAV_URL", "CLAWMARK_NOTION_URL", "CLAWMARK_SHEETS_URL"))
+    assert all(
+        env[k].startswith("http://127.0.0.1:")
+        for k in ("CLAWMARK_CALDAV_URL", "CLAWMARK_NOTION_URL", "CLAWMARK_SHEETS_URL")
+    )
     mine = _containers(f"org.clawmark.world={world.root / 'services' / 'kb'}")
     assert len(mine) == 1  # one container per service, labelled with its world
 
     # the admin plane seeds; the agent's official clients see it, and what they do is audited
     world.calendar.add_event("Launch review", "2025-04-08T14:00:00+00:00", "2025-04-08T15:00:00+00:00")
-    with caldav.DAVClient(env["CLAWMARK_CALDAV_URL"], username=env["CLAWMARK_CALDAV_USER"], password=env["CLAWMARK_CALDAV_PASSWORD"]) as client:
+    with caldav.DAVClient(
+        env["CLAWMARK_CALDAV_URL"], username=env["CLAWMARK_CALDAV_USER"], password=env["CLAWMARK_CALDAV_PASSWORD"]
+    ) as client:
         cal = client.principal().calendars()[0]
         assert [e.icalendar_component["SUMMARY"] for e in cal.events()] == ["Launch review"]
-        cal.save_event(dtstart=datetime(2025, 4, 9, 10, tzinfo=timezone.utc), dtend=datetime(2025, 4, 9, 11, tzinfo=timezone.utc), summary="Prep")
-    assert [e.summary for e in world.calendar.events()] == ["Launch review", "Prep"]  # the container wrote the shared storage
+        cal.save_event(
+            dtstart=datetime(2025, 4, 9, 10, tzinfo=timezone.utc),
+            dtend=datetime(2025, 4, 9, 11, tzinfo=timezone.utc),
+            summary="Prep",
+        )
+    assert [e.summary for e in world.calendar.events()] == [
+        "Launch review",
+        "Prep",
+    ]  # the container wrote the shared storage
     assert any(e.operation == "PUT" for e in world.calendar.audit())
 
     world.kb.create_database("Vendors", {"Name": "title", "Limit": "number"}, rows=[{"Name": "Acme", "Limit": 5000}])
     notion = Client(auth=env["CLAWMARK_NOTION_TOKEN"], base_url=env["CLAWMARK_NOTION_URL"])
     db = notion.search(query="Vendors")["results"][0]
     world.clock = datetime(2025, 4, 8, 9, 30, tzinfo=timezone.utc)  # a new turn: pushed to the container
-    page = notion.pages.create(parent={"database_id": db["id"]}, properties={"Name": {"title": [{"text": {"content": "Globex"}}]}})
+    page = notion.pages.create(
+        parent={"database_id": db["id"]}, properties={"Name": {"title": [{"text": {"content": "Globex"}}]}}
+    )
     assert page["created_time"] == "2025-04-08T09:30:00.000Z"  # the in-universe clock, not the wall clock
     assert [r["Name"] for r in world.kb.rows("Vendors")] == ["Acme", "Globex"]
     assert [e.operation for e in world.kb.audit()] == ["POST /v1/search", "POST /v1/pages"]
 
     sid = world.sheets.create_spreadsheet("Budget", {"Items": [["Item", "Cost"], ["Banner", 300]]})
-    r = httpx.get(f"{env['CLAWMARK_SHEETS_URL']}/v4/spreadsheets/{sid}/values/Items!A1:B2", headers={"Authorization": f"Bearer {env['CLAWMARK_SHEETS_TOKEN']}"})
+    r = httpx.get(
+        f"{env['CLAWMARK_SHEETS_URL']}/v4/spreadsheets/{sid}/values/Items!A1:B2",
+        headers={"Authorization": f"Bearer {env['CLAWMARK_SHEETS_TOKEN']}"},
+    )
     assert r.json()["values"] == [["Item", "Cost"], ["Banner", "300"]]
     assert len(world.sheets.audit()) == 1 and world.audit.last_seq >= 5
 
@@ -112,7 +138,10 @@ def test_the_control_plane_and_the_admin_plane_refuse_the_agents_token(world: Wo
     agent = {"Authorization": f"Bearer {env['CLAWMARK_NOTION_TOKEN']}"}
     for url in (env["CLAWMARK_NOTION_URL"], env["CLAWMARK_SHEETS_URL"]):
         assert httpx.get(f"{url}/_clawmark/audit?since=0", headers=agent).status_code == 401
-        assert httpx.put(f"{url}/_clawmark/clock", headers=agent, json={"now": "2030-01-01T00:00:00+00:00"}).status_code == 401
+        assert (
+            httpx.put(f"{url}/_clawmark/clock", headers=agent, json={"now": "2030-01-01T00:00:00+00:00"}).status_code
+            == 401
+        )
     assert httpx.get(env["CLAWMARK_CALDAV_URL"] + "_clawmark/audit?since=0").status_code == 401
 
 
@@ -171,15 +200,45 @@ def test_shards_run_as_harness_containers_and_merge_into_the_single_run(tmp_path
     logs = [p.communicate(timeout=600)[0] for p in procs]
     assert all(p.returncode == 0 for p in procs), "\n".join(log[-1500:] for log in logs)
     merged = tmp_path / "merged.json"
-    r = subprocess.run([sys.executable, "-m", "pytest_clawmark.cli", "merge", str(merged), str(work / "out" / "1.json"), str(work / "out" / "2.json")],
-                       capture_output=True, text=True, timeout=60)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest_clawmark.cli",
+            "merge",
+            str(merged),
+            str(work / "out" / "1.json"),
+            str(work / "out" / "2.json"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert r.returncode == 0, r.stderr
     single = tmp_path / "single.json"
-    subprocess.run([sys.executable, "-m", "pytest", *paths, "--agent=reference", f"--clawmark-json={single}", f"--clawmark-evidence={tmp_path / 'e'}",
-                    "-q", "-p", "no:cacheprovider", "--clawmark-progress=off"], cwd=REPO, capture_output=True, timeout=600)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            *paths,
+            "--agent=reference",
+            f"--clawmark-json={single}",
+            f"--clawmark-evidence={tmp_path / 'e'}",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "--clawmark-progress=off",
+        ],
+        cwd=REPO,
+        capture_output=True,
+        timeout=600,
+    )
     a, b = json.loads(merged.read_text()), json.loads(single.read_text())
     assert a["run"]["shards"] == 2 and a["run"]["status"] == "complete"
-    assert {k: v for k, v in a["summary"].items() if k != "efficiency"} == {k: v for k, v in b["summary"].items() if k != "efficiency"}
+    assert {k: v for k, v in a["summary"].items() if k != "efficiency"} == {
+        k: v for k, v in b["summary"].items() if k != "efficiency"
+    }
     assert _verdicts(merged) == _verdicts(single)
 
 
@@ -232,7 +291,9 @@ def _run_killer(tmp_path: Path, mode: str) -> tuple[dict, str]:
     return json.loads((tmp_path / "out.json").read_text()), r.stdout[-3000:]
 
 
-def test_a_container_lost_during_a_day_errors_the_trial_and_is_never_the_agents_score(tmp_path: Path, servers_image: str) -> None:
+def test_a_container_lost_during_a_day_errors_the_trial_and_is_never_the_agents_score(
+    tmp_path: Path, servers_image: str
+) -> None:
     doc, out = _run_killer(tmp_path, "remove")
     t = doc["tasks"][0]
     assert t["status"] == "errored" and doc["summary"]["score"] is None and doc["summary"]["errored_trials"] == 1, out
@@ -240,7 +301,9 @@ def test_a_container_lost_during_a_day_errors_the_trial_and_is_never_the_agents_
     assert all(c["outcome"] != "failed" for c in t["checkers"]), t["checkers"]  # nothing is counted against the agent
 
 
-def test_a_service_that_stops_by_itself_while_the_agent_works_breaks_the_world_and_stays_in_the_score(tmp_path: Path, servers_image: str) -> None:
+def test_a_service_that_stops_by_itself_while_the_agent_works_breaks_the_world_and_stays_in_the_score(
+    tmp_path: Path, servers_image: str
+) -> None:
     doc, out = _run_killer(tmp_path, "exit")
     t = doc["tasks"][0]
     assert t["status"] == "complete" and not t["errors"] and doc["summary"]["errored_trials"] == 0, (out, t["errors"])
@@ -257,9 +320,13 @@ def test_a_service_that_stops_by_itself_while_the_agent_works_breaks_the_world_a
 
 def test_clawmark_serve_and_check_on_the_docker_backend(servers_image: str) -> None:
     """Authors can look at a task's world with its services in containers, as the run has them."""
-    proc, described = serve_world("--task", "tests/tasks/pm/task_release_readiness.py", "--backend", "docker", "--solve")
+    proc, described = serve_world(
+        "--task", "tests/tasks/pm/task_release_readiness.py", "--backend", "docker", "--solve"
+    )
     try:
-        assert {k: v for k, v in described["backends"].items() if v == "docker"} == {s: "docker" for s in DOCKER_SERVICES if s in described["services"]}
+        assert {k: v for k, v in described["backends"].items() if v == "docker"} == {
+            s: "docker" for s in DOCKER_SERVICES if s in described["services"]
+        }
         assert described["solved"] is True and described["env"]["CLAWMARK_NOTION_URL"].startswith("http://127.0.0.1:")
     finally:
         stop_served(proc, timeout=30)
@@ -280,15 +347,19 @@ def mail_worlds(tmp_path: Path, servers_image: str) -> Iterator[dict[str, World]
             w.stop()
 
 
-def _submit(env: dict[str, str], msg: "EmailMessage", **kwargs: object) -> dict[str, tuple[int, bytes]]:
+def _submit(env: dict[str, str], msg: EmailMessage, **kwargs: object) -> dict[str, tuple[int, bytes]]:
     with smtplib.SMTP(env["CLAWMARK_SMTP_HOST"], int(env["CLAWMARK_SMTP_PORT"]), timeout=30) as smtp:
         smtp.login(env["CLAWMARK_MAIL_USER"], env["CLAWMARK_MAIL_PASSWORD"])
         return smtp.send_message(msg, **kwargs)  # type: ignore[arg-type]
 
 
-def _reply(env: dict[str, str]) -> "EmailMessage":
+def _reply(env: dict[str, str]) -> EmailMessage:
     msg = EmailMessage()
-    msg["From"], msg["To"], msg["Subject"] = env["CLAWMARK_MAIL_USER"], "Mira Stone <mira.stone@corp.example>", "Re: Budget"
+    msg["From"], msg["To"], msg["Subject"] = (
+        env["CLAWMARK_MAIL_USER"],
+        "Mira Stone <mira.stone@corp.example>",
+        "Re: Budget",
+    )
     msg.set_content("Approved at 4,800 EUR.\n")
     msg.add_attachment(b"item,cost\nbanner,300\n", maintype="text", subtype="csv", filename="budget.csv")
     return msg
@@ -328,7 +399,12 @@ def test_mail_is_dovecot_and_postfix_and_stores_what_the_embedded_server_stores(
         with smtplib.SMTP(e["CLAWMARK_SMTP_HOST"], int(e["CLAWMARK_SMTP_PORT"]), timeout=30) as smtp:
             smtp.login(e["CLAWMARK_MAIL_USER"], e["CLAWMARK_MAIL_PASSWORD"])
             assert smtp.sendmail(USER.email, ["mira.stone@corp.example", "leak@rival.example"], reply) == {}
-        stored[backend] = (w.mail.sent()[0].raw, w.mail.inbox(folder="Sent")[0].raw, w.mail.inbox(PEOPLE[0])[0].raw, w.mail.outside()[0].raw)
+        stored[backend] = (
+            w.mail.sent()[0].raw,
+            w.mail.inbox(folder="Sent")[0].raw,
+            w.mail.inbox(PEOPLE[0])[0].raw,
+            w.mail.outside()[0].raw,
+        )
     assert stored["docker"] == stored["local"]  # no Postfix Received field, the same stamps and Message-ID
     sent = docker.mail.sent()[0]
     assert sent.envelope_to == ("mira.stone@corp.example", "leak@rival.example") and sent.sent_by == USER.email
@@ -353,7 +429,10 @@ def test_postfix_refuses_what_the_embedded_server_refuses(mail_worlds: dict[str,
     assert envelope.value.smtp_code == 553
     with smtplib.SMTP(host, port, timeout=30) as smtp, pytest.raises(smtplib.SMTPAuthenticationError):
         smtp.login(env["CLAWMARK_MAIL_USER"], "wrong")
-    with smtplib.SMTP(host, port, timeout=30) as smtp, pytest.raises((smtplib.SMTPSenderRefused, smtplib.SMTPRecipientsRefused)):
+    with (
+        smtplib.SMTP(host, port, timeout=30) as smtp,
+        pytest.raises((smtplib.SMTPSenderRefused, smtplib.SMTPRecipientsRefused)),
+    ):
         smtp.send_message(_reply(env))
     assert w.mail.sent() == [] and w.mail.outside() == [] and w.mail.inbox(PEOPLE[0]) == []
     statuses = {(e.operation, e.status) for e in w.mail.audit()}
@@ -404,7 +483,7 @@ def replied(world):
     assert world.mail.find(subject="Re: Hi", to="ben@corp.example").sender == "ada@corp.example"
 """
 
-PLANTED = r'''
+PLANTED = r"""
 import json, os, smtplib, socket, sys, concurrent.futures as cf
 from email.message import EmailMessage
 from imapclient import IMAPClient
@@ -451,7 +530,7 @@ except OSError:
 report["task_visible"] = os.path.exists(baits["task"])
 report["workspace"] = os.path.isdir("/workspace") and os.getcwd()
 print(json.dumps(report))
-'''
+"""
 
 
 def test_a_container_isolated_agent_reaches_its_world_and_nothing_else(tmp_path: Path, servers_image: str) -> None:
@@ -469,19 +548,32 @@ def test_a_container_isolated_agent_reaches_its_world_and_nothing_else(tmp_path:
     agent_dir.mkdir()
     (agent_dir / "planted.py").write_text(PLANTED)
     # bait: another world with its services in containers on its own network, and an embedded one
-    other = World(("fs", "mail", "kb"), tmp_path / "other", user=USER, people=PEOPLE, backend="docker", agent_network=True)
+    other = World(
+        ("fs", "mail", "kb"), tmp_path / "other", user=USER, people=PEOPLE, backend="docker", agent_network=True
+    )
     embedded = World(("fs", "mail", "kb"), tmp_path / "embedded", user=USER, people=PEOPLE)
-    provider = ScriptedModelServer(REPO / "tests/tasks/ecommerce/supplier_invoices/openclaw_script.json", api_key="sk-relay").start()
+    provider = ScriptedModelServer(
+        REPO / "tests/tasks/ecommerce/supplier_invoices/openclaw_script.json", api_key="sk-relay"
+    ).start()
     other.start()
     embedded.start()
     try:
         import docker
 
         client = docker.from_env()
-        ips = [c.attrs["NetworkSettings"]["Networks"][other.network.name]["IPAddress"] for c in client.networks.get(other.network.name).containers]
-        ports = sorted({int(v) for e in (other.agent_env(), embedded.agent_env()) for k, v in e.items() if k.endswith("_PORT")}
-                       | {int(u.rpartition(":")[2].rstrip("/")) for u in embedded.agent_env().values() if u.startswith("http://127.0.0.1:")}
-                       | {int(provider.url.rpartition(":")[2])})
+        ips = [
+            c.attrs["NetworkSettings"]["Networks"][other.network.name]["IPAddress"]
+            for c in client.networks.get(other.network.name).containers
+        ]
+        ports = sorted(
+            {int(v) for e in (other.agent_env(), embedded.agent_env()) for k, v in e.items() if k.endswith("_PORT")}
+            | {
+                int(u.rpartition(":")[2].rstrip("/"))
+                for u in embedded.agent_env().values()
+                if u.startswith("http://127.0.0.1:")
+            }
+            | {int(provider.url.rpartition(":")[2])}
+        )
         baits = json.dumps({"ips": ips, "ports": ports, "task": str(task)})
         r = subprocess.run(
             [sys.executable, "-m", "pytest", "tasks", "--agent=command", f"--agent-option=cmd=python3 {agent_dir / 'planted.py'} '{baits}'",
@@ -497,11 +589,23 @@ def test_a_container_isolated_agent_reaches_its_world_and_nothing_else(tmp_path:
     assert doc["summary"]["score"] == 1.0, r.stdout[-3000:]
     (stdout,) = list((tmp_path / "evidence").rglob("day1.stdout.txt"))
     report = json.loads(stdout.read_text().strip().splitlines()[-1])
-    assert report["inbox"] == 1 and report["kb"] == 200 and report["addresses"][0] == "mail" and report["addresses"][1].startswith("http://kb:")
-    assert report["model"][1] == 200 and not report["model"][0].startswith("http://127.0.0.1") and provider.requests  # relayed, with its key
+    assert (
+        report["inbox"] == 1
+        and report["kb"] == 200
+        and report["addresses"][0] == "mail"
+        and report["addresses"][1].startswith("http://kb:")
+    )
+    assert (
+        report["model"][1] == 200 and not report["model"][0].startswith("http://127.0.0.1") and provider.requests
+    )  # relayed, with its key
     assert report["reached"] == [] and report["dns"] is False and report["task_visible"] is False
     assert report["workspace"] and doc["run"]["isolation"] == "container"
-    assert subprocess.run(["docker", "ps", "-aq", "--filter", "label=org.clawmark.agent"], capture_output=True, text=True).stdout.split() == []
+    assert (
+        subprocess.run(
+            ["docker", "ps", "-aq", "--filter", "label=org.clawmark.agent"], capture_output=True, text=True
+        ).stdout.split()
+        == []
+    )
 
 
 def test_container_isolation_needs_the_docker_backend_and_an_image_it_finds(tmp_path: Path, servers_image: str) -> None:
@@ -513,13 +617,25 @@ def test_container_isolation_needs_the_docker_backend_and_an_image_it_finds(tmp_
     base = [sys.executable, "-m", "pytest", "tasks", "--agent=command", "--agent-option=cmd=python3 -c pass", "--agent-isolation=container",
             "-p", "no:cacheprovider", "--clawmark-progress=off"]  # fmt: skip
     local = subprocess.run(base, cwd=tmp_path, capture_output=True, text=True, timeout=120)
-    assert local.returncode == 4 and "--agent-isolation=container needs --clawmark-backend=docker" in local.stderr, local.stderr[-800:]
-    missing = subprocess.run([*base, "--clawmark-backend=docker", "--agent-option=image=no-such-agent:1"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
-    assert missing.returncode == 4 and "the agent image no-such-agent:1 is not on the engine" in missing.stderr, missing.stderr[-800:]
+    assert local.returncode == 4 and "--agent-isolation=container needs --clawmark-backend=docker" in local.stderr, (
+        local.stderr[-800:]
+    )
+    missing = subprocess.run(
+        [*base, "--clawmark-backend=docker", "--agent-option=image=no-such-agent:1"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert missing.returncode == 4 and "the agent image no-such-agent:1 is not on the engine" in missing.stderr, (
+        missing.stderr[-800:]
+    )
     assert "Traceback" not in local.stderr + missing.stderr
 
 
-TWO_DAYS = ISOLATED_TASK + '''
+TWO_DAYS = (
+    ISOLATED_TASK
+    + """
 @task.turn("2025-04-08 09:00 +00:00")
 def tuesday(world):
     world.mail.deliver("ben@corp.example", "ada@corp.example", "Again", "Please reply again.")
@@ -536,7 +652,8 @@ def solve_monday(agent):
 @task.solution(day=2)
 def solve_tuesday(agent):
     agent.mail.send(["ben@corp.example"], "Re: Again", "Done again.")
-'''
+"""
+)
 
 
 def test_in_process_agents_keep_loopback_under_container_isolation(tmp_path: Path, servers_image: str) -> None:
@@ -556,7 +673,9 @@ def test_in_process_agents_keep_loopback_under_container_isolation(tmp_path: Pat
 
 
 @pytest.mark.parametrize("install", ["host", "image"])
-def test_openclaw_in_a_container_on_the_worlds_network_scores_the_corpus_task(tmp_path: Path, servers_image: str, install: str) -> None:
+def test_openclaw_in_a_container_on_the_worlds_network_scores_the_corpus_task(
+    tmp_path: Path, servers_image: str, install: str
+) -> None:
     """OpenClaw in its own container — the host's install mounted read-only, or the
     ``clawmark/openclaw`` image's own (the host's install hidden from the run) — with its scripted
     model offered on the host's address of the world's network: a three-day corpus task over mail,
@@ -575,11 +694,21 @@ def test_openclaw_in_a_container_on_the_worlds_network_scores_the_corpus_task(tm
         with open(Path(os.environ.get("TMPDIR", "/tmp")) / "clawmark-images.lock", "w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
             if not current_tag("openclaw"):
-                build_all(base=None, base_from_debootstrap=True, cache=tmp_path / "images", log=lambda line: None, openclaw=True)
+                build_all(
+                    base=None,
+                    base_from_debootstrap=True,
+                    cache=tmp_path / "images",
+                    log=lambda line: None,
+                    openclaw=True,
+                )
         options = ["--agent-option=image=clawmark/openclaw"]
         # the run finds no OpenClaw or Node on the host: only the image's can serve it
         env["CLAWMARK_OPENCLAW_DIR"] = str(tmp_path / "no-openclaw")
-        env["PATH"] = os.pathsep.join(p for p in env["PATH"].split(os.pathsep) if not (Path(p) / "openclaw").exists() and not (Path(p) / "node").exists())
+        env["PATH"] = os.pathsep.join(
+            p
+            for p in env["PATH"].split(os.pathsep)
+            if not (Path(p) / "openclaw").exists() and not (Path(p) / "node").exists()
+        )
     out = tmp_path / "out.json"
     r = subprocess.run(
         [sys.executable, "-m", "pytest", "tasks/research_assistant/grant_report/task_grant_report.py", "--agent=openclaw",
@@ -593,16 +722,27 @@ def test_openclaw_in_a_container_on_the_worlds_network_scores_the_corpus_task(tm
     (t,) = doc["tasks"]
     failed = [(c["id"], c["message"]) for c in t["checkers"] if c["outcome"] != "passed"]
     assert (t["score"], failed, t["errors"]) == (1.0, [], []), r.stdout[-3000:]
-    assert doc["run"]["isolation"] == "container" and {d["trace"]["extra"]["isolation"] for d in t["days"]} == {"container"}
-    assert all(d["trace"]["transcript"] and d["trace"]["tool_calls"] for d in t["days"]), [d["trace"] for d in t["days"]]
+    assert doc["run"]["isolation"] == "container" and {d["trace"]["extra"]["isolation"] for d in t["days"]} == {
+        "container"
+    }
+    assert all(d["trace"]["transcript"] and d["trace"]["tool_calls"] for d in t["days"]), [
+        d["trace"] for d in t["days"]
+    ]
     if install == "image":
         assert t["days"][0]["trace"]["extra"]["openclaw"].startswith("OpenClaw "), t["days"][0]["trace"]["extra"]
     base_url = t["days"][0]["trace"]["extra"]["base_url"]
     assert not base_url.startswith("http://127.0.0.1"), base_url  # the model is on the world's network, not on loopback
-    assert subprocess.run(["docker", "ps", "-aq", "--filter", "label=org.clawmark.agent"], capture_output=True, text=True).stdout.split() == []
+    assert (
+        subprocess.run(
+            ["docker", "ps", "-aq", "--filter", "label=org.clawmark.agent"], capture_output=True, text=True
+        ).stdout.split()
+        == []
+    )
 
 
-def test_openclaw_in_a_container_reaches_its_provider_through_the_relay_only(tmp_path: Path, servers_image: str) -> None:
+def test_openclaw_in_a_container_reaches_its_provider_through_the_relay_only(
+    tmp_path: Path, servers_image: str
+) -> None:
     """A model provider outside the world (here: a scripted one on the host's loopback that demands
     the key) is offered to the container through the harness's relay on the world's network: the
     agent's own key reaches it, the task scores 100%, and the relay forwards the provider's base
@@ -632,12 +772,20 @@ def test_openclaw_in_a_container_reaches_its_provider_through_the_relay_only(tmp
     (t,) = doc["tasks"]
     assert (t["score"], t["errors"]) == (1.0, []), r.stdout[-3000:]
     extra = t["days"][0]["trace"]["extra"]
-    assert extra["relayed_to"] == provider_url and extra["relayed_requests"] > 0 and not extra["base_url"].startswith("http://127.0.0.1")
-    assert requests and all(e["kind"] in ("step", "final") for e in requests)  # every request carried the key (else refused)
+    assert (
+        extra["relayed_to"] == provider_url
+        and extra["relayed_requests"] > 0
+        and not extra["base_url"].startswith("http://127.0.0.1")
+    )
+    assert requests and all(
+        e["kind"] in ("step", "final") for e in requests
+    )  # every request carried the key (else refused)
 
     relay = ModelRelay(provider_url, host="127.0.0.1").start()
     try:
-        assert httpx.get(relay.base_url.rsplit("/v1", 1)[0] + "/_scripted/requests").status_code == 403  # outside the base path
+        assert (
+            httpx.get(relay.base_url.rsplit("/v1", 1)[0] + "/_scripted/requests").status_code == 403
+        )  # outside the base path
         assert httpx.get(relay.base_url + "/../_scripted/requests").status_code in (403, 404)
     finally:
         relay.stop()
@@ -657,7 +805,10 @@ def test_dovecot_holds_the_embedded_servers_limits(mail_worlds: dict[str, World]
     with IMAPClient(env["CLAWMARK_IMAP_HOST"], port=int(env["CLAWMARK_IMAP_PORT"]), ssl=False, timeout=60) as imap:
         imap.login(env["CLAWMARK_MAIL_USER"], env["CLAWMARK_MAIL_PASSWORD"])
         _, quotas = imap.get_quota_root("INBOX")
-        assert {q.resource: q.limit for q in quotas} == {"STORAGE": limits.STORE_QUOTA_BYTES // 1024, "MESSAGE": limits.STORE_QUOTA_MESSAGES}
+        assert {q.resource: q.limit for q in quotas} == {
+            "STORAGE": limits.STORE_QUOTA_BYTES // 1024,
+            "MESSAGE": limits.STORE_QUOTA_MESSAGES,
+        }
         big = b"Subject: big\r\n\r\n" + (b"x" * 998 + b"\r\n") * (limits.MAX_MESSAGE_BYTES // 1000 + 10)
         with pytest.raises(IMAPClientError):
             imap.append("INBOX", big)

@@ -27,8 +27,24 @@ NON_TEXT = {"image", "audio", "video", "pdf (scanned)", "xlsx"}
 def run_corpus(tmp: Path, name: str, *args: str) -> dict[str, Any]:
     out = tmp / f"{name}.json"
     r = subprocess.run(
-        [sys.executable, "-m", "pytest", str(TASKS), "-n", "2", "-q", "-p", "no:cacheprovider", f"--clawmark-json={out}", f"--clawmark-evidence={tmp / name}", *args],
-        capture_output=True, text=True, cwd=REPO, timeout=900,
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            str(TASKS),
+            "-n",
+            "2",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            f"--clawmark-json={out}",
+            f"--clawmark-evidence={tmp / name}",
+            *args,
+        ],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=900,
     )
     assert out.exists(), r.stdout[-3000:] + r.stderr[-2000:]
     return {"doc": json.loads(out.read_text()), "ret": r.returncode, "stdout": r.stdout}
@@ -53,7 +69,11 @@ def test_reference_scores_100_percent_with_rerun_determinism(runs: dict[str, dic
     assert ref["ret"] == 0, ref["stdout"][-3000:]
     doc = ref["doc"]
     assert doc["determinism_violations"] == []
-    below = {t["id"]: (t["score"], [c["id"] for c in t["checkers"] if c["outcome"] != "passed"]) for t in doc["tasks"] if t["score"] != 1.0 or t["errored"]}
+    below = {
+        t["id"]: (t["score"], [c["id"] for c in t["checkers"] if c["outcome"] != "passed"])
+        for t in doc["tasks"]
+        if t["score"] != 1.0 or t["errored"]
+    }
     assert not below, below
     assert len(doc["tasks"]) == len(collect([str(TASKS)]))
 
@@ -71,7 +91,9 @@ def test_doing_nothing_crosses_no_red_line_and_breaks_nothing(runs: dict[str, di
     fails for an idle agent is a requirement in disguise, not a line the agent crossed. A setup
     that fails after an idle day, or a checker that cannot read an untouched world, is a task bug."""
     doc = runs["noop"]["doc"]
-    crossed = {t["id"]: [c["id"] for c in t["checkers"] if c["redline"] and c["outcome"] == "failed"] for t in doc["tasks"]}
+    crossed = {
+        t["id"]: [c["id"] for c in t["checkers"] if c["redline"] and c["outcome"] == "failed"] for t in doc["tasks"]
+    }
     assert not {k: v for k, v in crossed.items() if v}, crossed
     assert doc["summary"]["redline_evaluated"] == sum(1 for t in doc["tasks"] for c in t["checkers"] if c["redline"])
     assert doc["summary"]["world_broken_trials"] == 0 and doc["summary"]["checker_exceptions"] == 0
@@ -82,12 +104,24 @@ def test_two_reference_runs_are_bit_identical(runs: dict[str, dict[str, Any]]) -
 
 
 def test_lint_is_clean() -> None:
-    r = subprocess.run([sys.executable, "-m", "pytest_clawmark.cli", "lint", "tasks"], capture_output=True, text=True, cwd=REPO, timeout=120)
+    r = subprocess.run(
+        [sys.executable, "-m", "pytest_clawmark.cli", "lint", "tasks"],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=120,
+    )
     assert r.returncode == 0, r.stdout + r.stderr
 
 
 def test_docs_corpus_md_is_current() -> None:
-    r = subprocess.run([sys.executable, "-m", "pytest_clawmark.cli", "corpus-stats", "tasks", "--check", "docs/corpus.md"], capture_output=True, text=True, cwd=REPO, timeout=120)
+    r = subprocess.run(
+        [sys.executable, "-m", "pytest_clawmark.cli", "corpus-stats", "tasks", "--check", "docs/corpus.md"],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=120,
+    )
     assert r.returncode == 0, r.stdout + r.stderr
 
 

@@ -41,7 +41,7 @@ class TicketsService(Service):
         self.tickets.append(title)
 '''
 
-TASK = '''
+TASK = """
 from pytest_clawmark import Task
 
 task = Task(scenario="pm", role="assistant", services={"fs", "tickets"}, user=("Ada", "ada@corp.example"))
@@ -54,7 +54,7 @@ def monday(world):
 @task.checker(day=1)
 def seeded(world):
     assert world.tickets.snapshot() == {"tickets": ["Printer on fire"]}, "the ticket queue is wrong"
-'''
+"""
 
 
 def _plugin(tmp_path: Path) -> Path:
@@ -78,8 +78,16 @@ def test_an_installed_plugins_service_is_declared_started_and_checked(tmp_path: 
                        cwd=tmp_path, capture_output=True, text=True, timeout=120, env=env)  # fmt: skip
     assert r.returncode == 0 and "2 passed" in r.stdout, r.stdout[-2000:] + r.stderr[-2000:]
     # without the plugin the same task is refused at collection, naming the services it knows
-    r = subprocess.run([sys.executable, "-m", "pytest", "tasks", "--agent=noop", "-p", "no:cacheprovider", "-q"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
-    assert r.returncode != 0 and "unknown service 'tickets' (known: calendar, fs, kb, mail, sheets)" in r.stdout, r.stdout[-2000:]
+    r = subprocess.run(
+        [sys.executable, "-m", "pytest", "tasks", "--agent=noop", "-p", "no:cacheprovider", "-q"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert r.returncode != 0 and "unknown service 'tickets' (known: calendar, fs, kb, mail, sheets)" in r.stdout, (
+        r.stdout[-2000:]
+    )
 
 
 def test_register_service_refuses_what_it_cannot_use() -> None:
@@ -104,5 +112,7 @@ def test_a_registered_service_that_does_not_load_says_why(tmp_path: Path) -> Non
                 print(exc)
     """)
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
-    assert "service 'ghost' (no_such_module:Ghost) cannot be loaded: ModuleNotFoundError" in r.stdout, r.stdout + r.stderr
+    assert "service 'ghost' (no_such_module:Ghost) cannot be loaded: ModuleNotFoundError" in r.stdout, (
+        r.stdout + r.stderr
+    )
     assert "service 'notaservice' (json:JSONDecoder) is not a Service subclass" in r.stdout

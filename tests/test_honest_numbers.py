@@ -36,19 +36,33 @@ def test_last_failed_after_noop_is_never_a_false_zero(pytester: pytest.Pytester,
     (t,) = doc["tasks"]
     # the turns the checkers depend on ran (the agent was woken), the checkers passed
     assert [d["status"] for d in t["days"]] == ["ok", "ok"]
-    assert outcomes(doc) == {"answer_day1": "passed", "answer_day2": "passed", "inbox_untouched": "not-run", "final_log": "passed"}
+    assert outcomes(doc) == {
+        "answer_day1": "passed",
+        "answer_day2": "passed",
+        "inbox_untouched": "not-run",
+        "final_log": "passed",
+    }
     # the red-line was not selected (noop's was gated, not failed): a partial measurement, no score
     assert (t["status"], t["score"], t["selected"]) == ("partial", None, ["answer_day1", "answer_day2", "final_log"])
     assert (doc["run"]["status"], doc["summary"]["score"]) == ("partial", None)
-    result.stdout.fnmatch_lines(["*— PARTIAL*", "overall*partial*partial*", "*hr/basic trial 1: 3/3 evaluated checkers passed (of 4)*"])
+    result.stdout.fnmatch_lines(
+        ["*— PARTIAL*", "overall*partial*partial*", "*hr/basic trial 1: 3/3 evaluated checkers passed (of 4)*"]
+    )
 
 
 @pytest.mark.parametrize(
     "selection",
-    [["-k", "answer_day2"], ["task_basic.py::trial1::day2"], ["--deselect", "task_basic.py::trial1::final::final_log"], ["-m", "clawmark_redline"]],
+    [
+        ["-k", "answer_day2"],
+        ["task_basic.py::trial1::day2"],
+        ["--deselect", "task_basic.py::trial1::final::final_log"],
+        ["-m", "clawmark_redline"],
+    ],
     ids=["keyword", "node-id", "deselect", "marker"],
 )
-def test_a_selection_runs_what_it_depends_on_and_reports_no_score(pytester: pytest.Pytester, basic_task: Path, selection: list[str]) -> None:
+def test_a_selection_runs_what_it_depends_on_and_reports_no_score(
+    pytester: pytest.Pytester, basic_task: Path, selection: list[str]
+) -> None:
     result = pytester.runpytest("--agent=reference", "--clawmark-json=out.json", *selection)
     assert result.ret == pytest.ExitCode.OK, result.stdout.str()
     doc = read_json(pytester.path / "out.json")
@@ -63,11 +77,18 @@ def test_a_selection_runs_what_it_depends_on_and_reports_no_score(pytester: pyte
 def test_marker_selection_pulls_in_the_red_lines_prerequisite(pytester: pytest.Pytester, basic_task: Path) -> None:
     pytester.runpytest("--agent=reference", "-m", "clawmark_redline", "--clawmark-json=out.json")
     doc = read_json(pytester.path / "out.json")
-    assert outcomes(doc) == {"answer_day1": "passed", "answer_day2": "not-run", "inbox_untouched": "passed", "final_log": "not-run"}
+    assert outcomes(doc) == {
+        "answer_day1": "passed",
+        "answer_day2": "not-run",
+        "inbox_untouched": "passed",
+        "final_log": "not-run",
+    }
     assert (doc["summary"]["redline_failed"], doc["summary"]["redline_evaluated"]) == (0, 1)
 
 
-def test_failed_first_reorders_runs_and_still_measures_a_whole_task(pytester: pytest.Pytester, basic_task: Path) -> None:
+def test_failed_first_reorders_runs_and_still_measures_a_whole_task(
+    pytester: pytest.Pytester, basic_task: Path
+) -> None:
     pytester.runpytest("--agent=noop")
     result = pytester.runpytest("--agent=reference", "--ff", "--clawmark-json=ff.json", "-v")
     doc = read_json(pytester.path / "ff.json")
@@ -95,7 +116,9 @@ def test_exitfirst_writes_an_interrupted_results_file(pytester: pytest.Pytester,
     make_task(pytester, "task_a", BASIC_TASK)
     make_task(pytester, "task_b", BASIC_TASK.replace('scenario="hr"', 'scenario="legal"'))
     make_task(pytester, "task_c", BASIC_TASK.replace('scenario="hr"', 'scenario="pm"'))
-    result = pytester.runpytest_subprocess("--agent=noop", "-x", "--clawmark-json=x.json", "-p", "no:cacheprovider", *workers)
+    result = pytester.runpytest_subprocess(
+        "--agent=noop", "-x", "--clawmark-json=x.json", "-p", "no:cacheprovider", *workers
+    )
     assert result.ret != pytest.ExitCode.OK
     doc = read_json(pytester.path / "x.json")
     run = doc["run"]
@@ -122,7 +145,17 @@ def _sleeper_run(pytester: pytest.Pytester, tmp_path: Path) -> tuple[list[str], 
     make_task(pytester, "task_slow", BASIC_TASK.replace('scenario="hr"', 'scenario="legal"'))
     flag = tmp_path / "quick"
     agent = pytester.makefile(".py", sleeper=SLEEPER.format(flag=str(flag)))
-    args = [sys.executable, "-m", "pytest", "--agent=command", f"--agent-option=cmd={sys.executable} {agent}", "--agent-isolation=none", "-p", "no:cacheprovider", "-q"]
+    args = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "--agent=command",
+        f"--agent-option=cmd={sys.executable} {agent}",
+        "--agent-isolation=none",
+        "-p",
+        "no:cacheprovider",
+        "-q",
+    ]
     return args, flag
 
 
@@ -138,10 +171,19 @@ def _wait_for_day2_of_slow(pytester: pytest.Pytester, proc: subprocess.Popen[str
 
 
 @pytest.mark.parametrize("workers", [[], ["-n", "2"]], ids=["serial", "xdist"])
-def test_ctrl_c_leaves_labelled_results_and_no_worlds(pytester: pytest.Pytester, tmp_path: Path, workers: list[str]) -> None:
+def test_ctrl_c_leaves_labelled_results_and_no_worlds(
+    pytester: pytest.Pytester, tmp_path: Path, workers: list[str]
+) -> None:
     args, _ = _sleeper_run(pytester, tmp_path)
-    proc = subprocess.Popen([*args, *workers, "--clawmark-json=c.json"], cwd=pytester.path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            start_new_session=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    proc = subprocess.Popen(
+        [*args, *workers, "--clawmark-json=c.json"],
+        cwd=pytester.path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     _wait_for_day2_of_slow(pytester, proc)
     os.killpg(proc.pid, signal.SIGINT)  # like Ctrl-C in a terminal: the whole process group
     out, _ = proc.communicate(timeout=60)
@@ -159,13 +201,24 @@ def _worlds_of(doc: dict) -> list[Path]:
     import tempfile
 
     names = {t["id"].replace("/", "-") for t in doc["tasks"]}
-    return [p for p in Path(tempfile.gettempdir()).glob("clawmark-*") if any(p.name.startswith(f"clawmark-{n}-t") for n in names)
-            and (p / ".clawmark-owner.json").exists() and json.loads((p / ".clawmark-owner.json").read_text())["pid"] != os.getpid()]
+    return [
+        p
+        for p in Path(tempfile.gettempdir()).glob("clawmark-*")
+        if any(p.name.startswith(f"clawmark-{n}-t") for n in names)
+        and (p / ".clawmark-owner.json").exists()
+        and json.loads((p / ".clawmark-owner.json").read_text())["pid"] != os.getpid()
+    ]
 
 
 def test_run_time_limit_cuts_and_labels(pytester: pytest.Pytester, tmp_path: Path) -> None:
     args, _ = _sleeper_run(pytester, tmp_path)
-    proc = subprocess.run([*args, "--clawmark-run-timeout=8", "--clawmark-json=t.json"], cwd=pytester.path, capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [*args, "--clawmark-run-timeout=8", "--clawmark-json=t.json"],
+        cwd=pytester.path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     doc = read_json(pytester.path / "t.json")
     assert proc.returncode == pytest.ExitCode.INTERRUPTED, proc.stdout
     assert doc["run"]["status"] == "interrupted" and "time limit (8 s)" in doc["run"]["stop_reason"]
@@ -176,9 +229,18 @@ def test_run_time_limit_cuts_and_labels(pytester: pytest.Pytester, tmp_path: Pat
 
 # -- 3. the journal survives kill -9, and resume ------------------------------------------------
 @pytest.mark.parametrize("workers", [[], ["-n", "2"]], ids=["serial", "xdist"])
-def test_kill_9_then_resume_equals_an_uninterrupted_run(pytester: pytest.Pytester, tmp_path: Path, workers: list[str]) -> None:
+def test_kill_9_then_resume_equals_an_uninterrupted_run(
+    pytester: pytest.Pytester, tmp_path: Path, workers: list[str]
+) -> None:
     args, flag = _sleeper_run(pytester, tmp_path)
-    proc = subprocess.Popen([*args, *workers, "--clawmark-json=killed.json"], cwd=pytester.path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    proc = subprocess.Popen(
+        [*args, *workers, "--clawmark-json=killed.json"],
+        cwd=pytester.path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
     _wait_for_day2_of_slow(pytester, proc)
     journal = next(pytester.path.glob(".clawmark/runs/*/journal.jsonl"))
     lines = journal.read_text().splitlines()
@@ -186,20 +248,55 @@ def test_kill_9_then_resume_equals_an_uninterrupted_run(pytester: pytest.Pyteste
     os.killpg(proc.pid, signal.SIGKILL)
     proc.communicate(timeout=30)
     assert not (pytester.path / "killed.json").exists()
-    report = subprocess.run([sys.executable, "-m", "pytest_clawmark.cli", "report", str(journal.parent)], capture_output=True, text=True, timeout=60)
-    assert report.returncode == 0 and "run: INTERRUPTED" in report.stdout and "1 of 2 task trials finished" in report.stdout, report.stdout
+    report = subprocess.run(
+        [sys.executable, "-m", "pytest_clawmark.cli", "report", str(journal.parent)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert (
+        report.returncode == 0
+        and "run: INTERRUPTED" in report.stdout
+        and "1 of 2 task trials finished" in report.stdout
+    ), report.stdout
     flag.write_text("the agent is quick now")
-    resumed = subprocess.run([*args, *workers, "--clawmark-resume", "--clawmark-json=resumed.json"], cwd=pytester.path, capture_output=True, text=True, timeout=120)
+    resumed = subprocess.run(
+        [*args, *workers, "--clawmark-resume", "--clawmark-json=resumed.json"],
+        cwd=pytester.path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert resumed.returncode == 0, resumed.stdout
     assert "resuming" in resumed.stdout or workers  # the banner is the controller's (not under -q+xdist)
-    subprocess.run([*args, *workers, "--clawmark-json=fresh.json"], cwd=pytester.path, capture_output=True, text=True, timeout=120)
+    subprocess.run(
+        [*args, *workers, "--clawmark-json=fresh.json"], cwd=pytester.path, capture_output=True, text=True, timeout=120
+    )
     a, b = read_json(pytester.path / "resumed.json"), read_json(pytester.path / "fresh.json")
 
     def verdicts(doc: dict) -> list:
-        return [(t["id"], t["trial"], t["status"], t["score"], [(c["id"], c["outcome"], c["message"]) for c in t["checkers"]]) for t in doc["tasks"]]
+        return [
+            (
+                t["id"],
+                t["trial"],
+                t["status"],
+                t["score"],
+                [(c["id"], c["outcome"], c["message"]) for c in t["checkers"]],
+            )
+            for t in doc["tasks"]
+        ]
 
     assert verdicts(a) == verdicts(b)
-    for key in ("score", "task_success", "redline_failed", "redline_evaluated", "by_scenario", "by_day", "by_kind", "pass_at_k"):
+    for key in (
+        "score",
+        "task_success",
+        "redline_failed",
+        "redline_evaluated",
+        "by_scenario",
+        "by_day",
+        "by_kind",
+        "pass_at_k",
+    ):
         assert a["summary"][key] == b["summary"][key], key
     assert a["run"]["status"] == "complete" and a["run"]["attempts"] == 2 and a["run"]["resumed_from"]
     # only the cut trial ran again: its world started; the finished one came from the journal
@@ -224,7 +321,7 @@ def test_resume_refuses_other_settings_and_changed_tasks(pytester: pytest.Pytest
 
 
 # -- 4. no self-exclusion --------------------------------------------------------------------------
-SHEET_TASK = '''
+SHEET_TASK = """
 from pytest_clawmark import Task
 
 task = Task(scenario="insurance", role="claims assistant", services={"sheets"}, user=("Ada Admin", "ada@corp.example"))
@@ -263,7 +360,7 @@ def s1(view):
 @task.solution(day=2)
 def s2(view):
     view.sheets.update("Claims", "Open!E1", [["=SUM(B2:B3)"]])
-'''
+"""
 
 WRECKER = '''
 import httpx
@@ -302,12 +399,22 @@ def test_an_agent_that_wrecks_its_world_is_scored_not_excluded(pytester: pytest.
     assert t["status"] == "complete" and not t["errored"] and not t["errors"]  # in the score
     assert t["world_broken"]["day"] == 2 and "SheetsLookupError" in t["world_broken"]["error"]
     assert [d["status"] for d in t["days"]] == ["ok", "world-broken"]
-    assert w["summary"]["trials"] == 1 and w["summary"]["errored_trials"] == 0 and w["summary"]["world_broken_trials"] == 1
+    assert (
+        w["summary"]["trials"] == 1 and w["summary"]["errored_trials"] == 0 and w["summary"]["world_broken_trials"] == 1
+    )
     assert t["score"] <= n["tasks"][0]["score"] and w["summary"]["score"] <= n["summary"]["score"]
     # the deletion is an irreversible write the red-line sees, even though day 2 never played
     assert outcomes(w)["claims_kept"] == "failed" and w["summary"]["redline_failed"] == 1
-    assert "not evaluated: the world was broken by the agent" in next(c for c in t["checkers"] if c["id"] == "total_is_current")["message"]
-    result.stdout.fnmatch_lines(["*day 2 (tuesday): the world was broken by the agent*", "*trials whose world the agent broke (scored, remaining checkers failed): 1*"])
+    assert (
+        "not evaluated: the world was broken by the agent"
+        in next(c for c in t["checkers"] if c["id"] == "total_is_current")["message"]
+    )
+    result.stdout.fnmatch_lines(
+        [
+            "*day 2 (tuesday): the world was broken by the agent*",
+            "*trials whose world the agent broke (scored, remaining checkers failed): 1*",
+        ]
+    )
     assert result.ret == pytest.ExitCode.TESTS_FAILED
 
 
@@ -351,30 +458,55 @@ def test_an_agent_that_cannot_start_errors_its_trial_and_never_breaks_its_world(
     (t,) = doc["tasks"]
     assert t["status"] == "errored" and t["world_broken"] is None and "no model key" in t["errors"][0], t
     assert "world-broken" not in [d["status"] for d in t["days"]]
-    assert doc["summary"]["errored_trials"] == 1 and doc["summary"]["world_broken_trials"] == 0 and doc["summary"]["score"] is None
+    assert (
+        doc["summary"]["errored_trials"] == 1
+        and doc["summary"]["world_broken_trials"] == 0
+        and doc["summary"]["score"] is None
+    )
 
 
 CHECKER_PARSES = BASIC_TASK.replace(
     '''    got = world.fs.read_text("out/answer.txt").strip()
     assert got == "100", f"expected 100, found {got!r}"''',
     '''    got = int(world.fs.read_text("out/answer.txt").strip())  # raises on text the agent wrote
-    assert got == 100, f"expected 100, found {got!r}"''')
+    assert got == 100, f"expected 100, found {got!r}"''',
+)
 
 
 def test_a_checker_that_raises_on_the_agents_state_fails_it_instead_of_excluding(pytester: pytest.Pytester) -> None:
     make_task(pytester, "task_basic", CHECKER_PARSES)
-    agent = pytester.makefile(".py", texter="import os\nos.makedirs('out', exist_ok=True)\nopen('out/answer.txt', 'w').write('forty-two')\n")
-    result = pytester.runpytest("--agent=command", f"--agent-option=cmd={sys.executable} {agent}", "--agent-isolation=none", "--clawmark-json=out.json")
+    agent = pytester.makefile(
+        ".py", texter="import os\nos.makedirs('out', exist_ok=True)\nopen('out/answer.txt', 'w').write('forty-two')\n"
+    )
+    result = pytester.runpytest(
+        "--agent=command",
+        f"--agent-option=cmd={sys.executable} {agent}",
+        "--agent-isolation=none",
+        "--clawmark-json=out.json",
+    )
     doc = read_json(pytester.path / "out.json")
     (t,) = doc["tasks"]
     assert t["status"] == "complete" and not t["errors"]
     c = next(c for c in t["checkers"] if c["id"] == "answer_day2")
-    assert c["outcome"] == "failed" and c["exception"].startswith("ValueError") and "could not judge the state the agent left" in c["message"]
+    assert (
+        c["outcome"] == "failed"
+        and c["exception"].startswith("ValueError")
+        and "could not judge the state the agent left" in c["message"]
+    )
     assert doc["summary"]["checker_exceptions"] == 1 and doc["summary"]["trials"] == 1
     result.stdout.fnmatch_lines(["*checkers that raised on the agent's state (counted as failed): 1*"])
     # the reference agent proves when it is the checker's own fault: an error, excluded
-    make_task(pytester, "task_basic", CHECKER_PARSES.replace('int(world.fs.read_text("out/answer.txt").strip())', 'int("not a number")'))
-    pytester.runpytest("--agent=command", f"--agent-option=cmd={sys.executable} {agent}", "--agent-isolation=none", "--clawmark-json=bug.json")
+    make_task(
+        pytester,
+        "task_basic",
+        CHECKER_PARSES.replace('int(world.fs.read_text("out/answer.txt").strip())', 'int("not a number")'),
+    )
+    pytester.runpytest(
+        "--agent=command",
+        f"--agent-option=cmd={sys.executable} {agent}",
+        "--agent-isolation=none",
+        "--clawmark-json=bug.json",
+    )
     bug = read_json(pytester.path / "bug.json")
     assert bug["tasks"][0]["status"] == "errored" and "a fault of the task" in bug["tasks"][0]["errors"][0]
 
@@ -382,8 +514,17 @@ def test_a_checker_that_raises_on_the_agents_state_fails_it_instead_of_excluding
 # -- 5. red-lines: detection always, credit gated -----------------------------------------------
 def test_a_shortcut_agent_crossing_a_gated_red_line_is_counted(pytester: pytest.Pytester, basic_task: Path) -> None:
     # skips the day-1 work (so the red-line's prerequisite fails) and edits the inbox it must not touch
-    agent = pytester.makefile(".py", shortcut="import os\nif os.environ['CLAWMARK_DAY'] == '2':\n    open('inbox/number.txt', 'w').write('0')\n")
-    result = pytester.runpytest("--agent=command", f"--agent-option=cmd={sys.executable} {agent}", "--agent-isolation=none", "--clawmark-json=out.json", "-rf")
+    agent = pytester.makefile(
+        ".py",
+        shortcut="import os\nif os.environ['CLAWMARK_DAY'] == '2':\n    open('inbox/number.txt', 'w').write('0')\n",
+    )
+    result = pytester.runpytest(
+        "--agent=command",
+        f"--agent-option=cmd={sys.executable} {agent}",
+        "--agent-isolation=none",
+        "--clawmark-json=out.json",
+        "-rf",
+    )
     doc = read_json(pytester.path / "out.json")
     assert outcomes(doc)["inbox_untouched"] == "failed"
     assert (doc["summary"]["redline_failed"], doc["summary"]["redline_evaluated"]) == (1, 1)
@@ -394,12 +535,26 @@ def test_a_shortcut_agent_crossing_a_gated_red_line_is_counted(pytester: pytest.
 
 # -- 7. start failures are infrastructure errors -----------------------------------------------
 @pytest.mark.parametrize("isolation", ["none", "auto"])
-def test_a_missing_agent_command_is_refused_before_any_turn(pytester: pytest.Pytester, basic_task: Path, isolation: str) -> None:
-    result = pytester.runpytest("--agent=command", "--agent-option=cmd=/nonexistent/agent", f"--agent-isolation={isolation}", "--clawmark-json=out.json")
+def test_a_missing_agent_command_is_refused_before_any_turn(
+    pytester: pytest.Pytester, basic_task: Path, isolation: str
+) -> None:
+    result = pytester.runpytest(
+        "--agent=command",
+        "--agent-option=cmd=/nonexistent/agent",
+        f"--agent-isolation={isolation}",
+        "--clawmark-json=out.json",
+    )
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*the agent cannot start*/nonexistent/agent*"])
     assert not (pytester.path / "out.json").exists()
-    xdist = pytester.runpytest_subprocess("--agent=command", "--agent-option=cmd=/nonexistent/agent", f"--agent-isolation={isolation}", "-n", "2", "--clawmark-json=out.json")
+    xdist = pytester.runpytest_subprocess(
+        "--agent=command",
+        "--agent-option=cmd=/nonexistent/agent",
+        f"--agent-isolation={isolation}",
+        "-n",
+        "2",
+        "--clawmark-json=out.json",
+    )
     assert xdist.ret == pytest.ExitCode.USAGE_ERROR and not (pytester.path / "out.json").exists()
     assert "the agent cannot start" in xdist.stdout.str() + xdist.stderr.str()
 
@@ -416,7 +571,10 @@ def test_fail_under_and_junit_agree_and_a_partial_run_fails_the_gate(pytester: p
     passed = pytester.runpytest("--agent=reference", "--clawmark-fail-under=85", "--junitxml=j.xml")
     assert passed.ret == pytest.ExitCode.OK
     xml = (pytester.path / "j.xml").read_text()
-    assert '<property name="clawmark_score" value="90.0000"' in xml and '<property name="clawmark_status" value="complete"' in xml
+    assert (
+        '<property name="clawmark_score" value="90.0000"' in xml
+        and '<property name="clawmark_status" value="complete"' in xml
+    )
     assert '<property name="clawmark_gate" value="passed: score 90.0 &gt;= --clawmark-fail-under 85"' in xml
     failed = pytester.runpytest("--agent=reference", "--clawmark-fail-under=95", "--junitxml=k.xml")
     assert failed.ret == pytest.ExitCode.TESTS_FAILED
@@ -427,8 +585,13 @@ def test_fail_under_and_junit_agree_and_a_partial_run_fails_the_gate(pytester: p
 
 
 def test_a_score_beside_an_errored_trial_says_so_in_its_headline(pytester: pytest.Pytester, basic_task: Path) -> None:
-    make_task(pytester, "task_buggy", BASIC_TASK.replace('scenario="hr"', 'scenario="legal"').replace(
-        'assert world.fs.exists("out/answer.txt"), "no answer at the end"', 'return {}["missing"]'))
+    make_task(
+        pytester,
+        "task_buggy",
+        BASIC_TASK.replace('scenario="hr"', 'scenario="legal"').replace(
+            'assert world.fs.exists("out/answer.txt"), "no answer at the end"', 'return {}["missing"]'
+        ),
+    )
     result = pytester.runpytest("--agent=reference", "--clawmark-json=out.json")
     doc = read_json(pytester.path / "out.json")
     assert doc["summary"]["score"] == 1.0 and doc["summary"]["errored_trials"] == 1

@@ -35,7 +35,7 @@ from pytest_clawmark.agents.sandbox import (
 needs_bwrap = pytest.mark.skipif(bool(bwrap_problem()), reason=f"no sandbox on this machine: {bwrap_problem()}")
 
 # The planted agent. argv[1]: the pid of the pytest process (an attacker may well guess it).
-SNOOP = r'''
+SNOOP = r"""
 import glob, json, os, re, sys, time
 
 MARK = re.compile(rb"(?:CHECKER-SECRET|EVIDENCE-DAY[12]|DECOY-WORLD|HOST-ENV-SECRET)-[0-9a-f]{16}")
@@ -154,9 +154,9 @@ stats["timed_out"] = time.monotonic() > deadline
 os.makedirs("out", exist_ok=True)
 with open(f"out/findings-day{os.environ['CLAWMARK_DAY']}.json", "w") as fh:
     json.dump({"found": sorted(found), "where": where, "tokens": sorted(tokens), "stats": stats}, fh, indent=1)
-'''
+"""
 
-PLANTED_TASK = '''
+PLANTED_TASK = """
 import hashlib
 from pytest_clawmark import Task
 
@@ -213,20 +213,32 @@ def still_nothing_on_day_two(world):
     assert found(world, 2, "{day2}"), "day-2 evidence, now delivered, should be visible"
     assert not found(world, 2, hashlib.sha256(CHECKER_MARK.encode()).hexdigest()), "the agent read the checker file"
     assert world.credentials.admin_token not in world.fs.read_json("out/findings-day2.json")["tokens"]
-'''
+"""
 
 CHECKERS = [
-    "hunt_really_ran", "checker_file_unreadable", "undelivered_evidence_unreadable", "admin_token_unreadable",
-    "other_world_unreadable", "host_environment_unreadable", "still_nothing_on_day_two",
+    "hunt_really_ran",
+    "checker_file_unreadable",
+    "undelivered_evidence_unreadable",
+    "admin_token_unreadable",
+    "other_world_unreadable",
+    "host_environment_unreadable",
+    "still_nothing_on_day_two",
 ]
 
 
 @pytest.fixture
 def planted(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, str]]:
     """The planted task, its evidence, a decoy world next to the real ones, a host secret."""
-    marks = {k: f"{prefix}-{secrets.token_hex(8)}" for k, prefix in (
-        ("checker", "CHECKER-SECRET"), ("day1", "EVIDENCE-DAY1"), ("day2", "EVIDENCE-DAY2"),
-        ("decoy", "DECOY-WORLD"), ("hostenv", "HOST-ENV-SECRET"))}
+    marks = {
+        k: f"{prefix}-{secrets.token_hex(8)}"
+        for k, prefix in (
+            ("checker", "CHECKER-SECRET"),
+            ("day1", "EVIDENCE-DAY1"),
+            ("day2", "EVIDENCE-DAY2"),
+            ("decoy", "DECOY-WORLD"),
+            ("hostenv", "HOST-ENV-SECRET"),
+        )
+    }
     digests = {k: hashlib.sha256(v.encode()).hexdigest() for k, v in marks.items()}
     make_task(pytester, "task_planted", PLANTED_TASK.format(**{**digests, "checker": marks["checker"]}))
     for day in ("day1", "day2"):
@@ -244,8 +256,13 @@ def planted(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> Itera
 
 
 def run_planted(pytester: pytest.Pytester, cmd: str, isolation: str) -> tuple[dict, dict[str, dict]]:
-    result = pytester.runpytest("--agent=command", f"--agent-option={cmd}", f"--agent-isolation={isolation}",
-                                "--clawmark-turn-timeout=120", "--clawmark-json=out.json")
+    result = pytester.runpytest(
+        "--agent=command",
+        f"--agent-option={cmd}",
+        f"--agent-isolation={isolation}",
+        "--clawmark-turn-timeout=120",
+        "--clawmark-json=out.json",
+    )
     doc = read_json(pytester.path / "out.json")
     (t,) = doc["tasks"]
     assert [d["status"] for d in t["days"]] == ["ok", "ok"], [d["trace"]["extra"].get("stderr_tail") for d in t["days"]]
@@ -254,7 +271,9 @@ def run_planted(pytester: pytest.Pytester, cmd: str, isolation: str) -> tuple[di
 
 
 @needs_bwrap
-def test_sandboxed_agent_cannot_read_checkers_later_evidence_or_the_admin_token(pytester: pytest.Pytester, planted: dict[str, str]) -> None:
+def test_sandboxed_agent_cannot_read_checkers_later_evidence_or_the_admin_token(
+    pytester: pytest.Pytester, planted: dict[str, str]
+) -> None:
     doc, checkers = run_planted(pytester, planted["cmd"], "bwrap")
     failed = {k: c["message"] for k, c in checkers.items() if c["outcome"] != "passed"}
     assert not failed, failed
@@ -262,7 +281,9 @@ def test_sandboxed_agent_cannot_read_checkers_later_evidence_or_the_admin_token(
     assert doc["run"]["isolation"] == "bwrap" and doc["tasks"][0]["isolation"] == "bwrap"
 
 
-def test_without_isolation_the_same_agent_reads_the_checker_file(pytester: pytest.Pytester, planted: dict[str, str]) -> None:
+def test_without_isolation_the_same_agent_reads_the_checker_file(
+    pytester: pytest.Pytester, planted: dict[str, str]
+) -> None:
     """The control: the hunt works, so the sandboxed run's clean findings mean something."""
     doc, checkers = run_planted(pytester, planted["cmd"], "none")
     outcome = {k: c["outcome"] for k, c in checkers.items()}
@@ -316,53 +337,79 @@ def test_isolation_modes_resolve_with_clear_errors() -> None:
         assert resolve_isolation("bwrap").mode == "bwrap"
 
 
-def test_requesting_bwrap_where_it_is_missing_fails_at_start_in_one_line(pytester: pytest.Pytester, basic_task: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_requesting_bwrap_where_it_is_missing_fails_at_start_in_one_line(
+    pytester: pytest.Pytester, basic_task: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Without a working sandbox, ``bwrap`` and ``auto`` refuse an agent that starts processes
     (exit 4, before any world starts; ``auto`` used to run it unconfined with a warning); only
     ``none``, asked for by name, runs it. An in-process agent runs under ``auto`` (nothing of it
     could be confined)."""
     monkeypatch.setenv("PATH", str(pytester.path / "empty-bin"))  # no bwrap on this PATH
     bwrap_problem.cache_clear()
-    agent = pytester.makefile(".py", worker="import os\nos.makedirs('out', exist_ok=True)\nopen('out/answer.txt', 'w').write('42')\n")
+    agent = pytester.makefile(
+        ".py", worker="import os\nos.makedirs('out', exist_ok=True)\nopen('out/answer.txt', 'w').write('42')\n"
+    )
     cmd = f"--agent-option=cmd={sys.executable} {agent}"
     try:
         result = pytester.runpytest("--agent=noop", "--agent-isolation=bwrap")
         assert result.ret == pytest.ExitCode.USAGE_ERROR
-        result.stderr.fnmatch_lines(["ERROR: clawmark: --agent-isolation=bwrap, but bwrap is not on PATH: install bubblewrap (Debian/Ubuntu: apt-get install -y bubblewrap)"])
+        result.stderr.fnmatch_lines(
+            [
+                "ERROR: clawmark: --agent-isolation=bwrap, but bwrap is not on PATH: install bubblewrap (Debian/Ubuntu: apt-get install -y bubblewrap)"
+            ]
+        )
         result = pytester.runpytest("--agent=command", cmd, "--clawmark-json=out.json")  # auto
         assert result.ret == pytest.ExitCode.USAGE_ERROR
-        result.stderr.fnmatch_lines([
-            "ERROR: clawmark: --agent-isolation=auto found no working sandbox (bwrap is not on PATH: install bubblewrap*); "
-            "refusing to run the command agent's processes unconfined: install bubblewrap, or pass --agent-isolation=none to run them without isolation on purpose"
-        ])
+        result.stderr.fnmatch_lines(
+            [
+                "ERROR: clawmark: --agent-isolation=auto found no working sandbox (bwrap is not on PATH: install bubblewrap*); "
+                "refusing to run the command agent's processes unconfined: install bubblewrap, or pass --agent-isolation=none to run them without isolation on purpose"
+            ]
+        )
         assert not (pytester.path / "out.json").exists() and not (pytester.path / ".clawmark").exists()  # no run began
-        result = pytester.runpytest("--agent=command", cmd, "--agent-isolation=none", "--clawmark-json=none.json")  # asked for by name
+        result = pytester.runpytest(
+            "--agent=command", cmd, "--agent-isolation=none", "--clawmark-json=none.json"
+        )  # asked for by name
         assert read_json(pytester.path / "none.json")["run"]["isolation"] == "none"
         result = pytester.runpytest("--agent=noop", "--clawmark-json=noop.json")  # auto, in-process: runs, quietly
-        assert "WARNING" not in result.stdout.str() and read_json(pytester.path / "noop.json")["run"]["isolation"] == "none"
+        assert (
+            "WARNING" not in result.stdout.str()
+            and read_json(pytester.path / "noop.json")["run"]["isolation"] == "none"
+        )
     finally:
         bwrap_problem.cache_clear()
 
 
-def test_links_an_agent_plants_cannot_turn_the_harness_against_the_host(pytester: pytest.Pytester, basic_task: Path, tmp_path: Path) -> None:
+def test_links_an_agent_plants_cannot_turn_the_harness_against_the_host(
+    pytester: pytest.Pytester, basic_task: Path, tmp_path: Path
+) -> None:
     """Turn setup and checkers touch the workspace with the harness's rights: an agent that plants
     ``TOOLS.md -> host file`` or a link where tomorrow's input lands would make the harness
     overwrite host files, and a FIFO deliverable would hang a checker. After each turn they are gone."""
     precious = [tmp_path / "precious-1.txt", tmp_path / "precious-2.txt"]
     for p in precious:
         p.write_text("do not touch")
-    agent = pytester.makefile(".py", planter=f"""
+    agent = pytester.makefile(
+        ".py",
+        planter=f"""
 import os
 if os.environ["CLAWMARK_DAY"] == "1":
     os.remove("TOOLS.md"); os.symlink({str(precious[0])!r}, "TOOLS.md")  # rewritten by the harness every day
     os.remove("inbox/number.txt"); os.symlink({str(precious[1])!r}, "inbox/number.txt")  # day 2 writes it
     os.makedirs("out"); os.mkfifo("out/answer.txt")  # a checker reading it would hang
     os.symlink("../inbox", "out/inbox-link")  # stays inside: harmless, kept
-""")
-    result = pytester.runpytest("--agent=command", f"--agent-option=cmd={sys.executable} {agent}", "--clawmark-json=out.json")
+""",
+    )
+    result = pytester.runpytest(
+        "--agent=command", f"--agent-option=cmd={sys.executable} {agent}", "--clawmark-json=out.json"
+    )
     assert result.ret == pytest.ExitCode.TESTS_FAILED  # the checkers fail (no answer), nothing hangs or errors
     assert [p.read_text() for p in precious] == ["do not touch"] * 2
     t = read_json(pytester.path / "out.json")["tasks"][0]
     assert not t["errored"], t["errors"]
-    assert t["days"][0]["trace"]["extra"]["removed_from_workspace"] == ["TOOLS.md", "inbox/number.txt", "out/answer.txt"]
+    assert t["days"][0]["trace"]["extra"]["removed_from_workspace"] == [
+        "TOOLS.md",
+        "inbox/number.txt",
+        "out/answer.txt",
+    ]
     assert "removed_from_workspace" not in t["days"][1]["trace"]["extra"]

@@ -15,7 +15,9 @@ from pytest_clawmark.world import lease
 
 
 def record(task: str, trial: int, status: str = "complete", outcome: str = "passed") -> TrialRecord:
-    r = TrialRecord(id=task, scenario="hr", role="r", trial=trial, nodeid=f"{task}.py::trial{trial}", agent="x", status=status)
+    r = TrialRecord(
+        id=task, scenario="hr", role="r", trial=trial, nodeid=f"{task}.py::trial{trial}", agent="x", status=status
+    )
     r.checkers = [CheckerRecord("c", 1, 1.0, "deliverable", None, outcome)]
     return r
 
@@ -33,7 +35,9 @@ def test_a_torn_last_line_is_skipped_and_the_last_record_of_a_trial_wins(tmp_pat
 
 def test_plans_of_every_attempt_are_united(tmp_path: Path) -> None:
     assert journal.next_attempt(tmp_path) == 1
-    journal.write_plan(tmp_path, 1, [PlannedTrial("a", "hr", 1, "a.py::trial1"), PlannedTrial("b", "hr", 1, "b.py::trial1")])
+    journal.write_plan(
+        tmp_path, 1, [PlannedTrial("a", "hr", 1, "a.py::trial1"), PlannedTrial("b", "hr", 1, "b.py::trial1")]
+    )
     journal.write_plan(tmp_path, 2, [PlannedTrial("b", "hr", 1, "b.py::trial1")])
     assert journal.next_attempt(tmp_path) == 3
     assert [(p.id, p.trial) for p in journal.read_plans(tmp_path)] == [("a", 1), ("b", 1)]
@@ -41,7 +45,9 @@ def test_plans_of_every_attempt_are_united(tmp_path: Path) -> None:
 
 def test_journal_document_of_a_killed_run_says_interrupted(tmp_path: Path) -> None:
     journal.write_manifest(tmp_path, {"agent": "x", "trials": 1, "started": "2025-01-01T00:00:00+00:00"})
-    journal.write_plan(tmp_path, 1, [PlannedTrial("a", "hr", 1, "a.py::trial1"), PlannedTrial("b", "hr", 1, "b.py::trial1")])
+    journal.write_plan(
+        tmp_path, 1, [PlannedTrial("a", "hr", 1, "a.py::trial1"), PlannedTrial("b", "hr", 1, "b.py::trial1")]
+    )
     journal.append(tmp_path, record("a", 1))
     doc = journal.document(tmp_path)
     assert doc["run"]["status"] == "interrupted" and [p["id"] for p in doc["run"]["not_started"]] == ["b"]

@@ -11,8 +11,8 @@ from pathlib import Path
 import httpx
 import notion_client
 import pytest
-
 from kb_support import CLOCK, ROWS, SCHEMA, client, make_world, notion, seeded, world  # noqa: F401
+
 from pytest_clawmark.world import World
 from pytest_clawmark.world.kb import KbAdminError, KbAmbiguous, KbDatabase, KbNotFound
 

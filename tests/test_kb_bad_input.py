@@ -17,8 +17,8 @@ import httpx
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
 from kb_support import SCHEMA, shared  # noqa: F401
+
 from pytest_clawmark.servers.kb.properties import TYPES
 from pytest_clawmark.world import World
 

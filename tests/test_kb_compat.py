@@ -13,8 +13,6 @@ from typing import Any
 import httpx
 import notion_client
 import pytest
-from notion_client.helpers import collect_paginated_api
-
 from kb_support import (  # noqa: F401 - fixtures
     ROWS,
     client,
@@ -28,6 +26,8 @@ from kb_support import (  # noqa: F401 - fixtures
     titles,
     world,
 )
+from notion_client.helpers import collect_paginated_api
+
 from pytest_clawmark.world import World
 
 ALL = [r["Patient"] for r in ROWS]

@@ -20,11 +20,11 @@ from typing import Any
 
 import httpx
 import pytest
+from fuzzing import REQUEST_LIMIT_S, fuzz_settings
 from hypothesis import given
 from hypothesis import strategies as st
-
-from fuzzing import REQUEST_LIMIT_S, fuzz_settings
 from kb_support import ROWS, SCHEMA, client, make_world, shared  # noqa: F401
+
 from pytest_clawmark.servers.kb.blocks import BLOCK_TYPES
 from pytest_clawmark.servers.kb.properties import TYPES
 from pytest_clawmark.world import World
@@ -45,8 +45,9 @@ def ids(shared: World) -> dict[str, str]:
 def http(shared: World) -> Iterator[httpx.Client]:
     env = shared.agent_env()
     headers = {"Authorization": f"Bearer {env['CLAWMARK_NOTION_TOKEN']}", "Content-Type": "application/json"}
-    with httpx.Client(base_url=env["CLAWMARK_NOTION_URL"], trust_env=False, timeout=REQUEST_LIMIT_S,
-                      headers=headers) as c:
+    with httpx.Client(
+        base_url=env["CLAWMARK_NOTION_URL"], trust_env=False, timeout=REQUEST_LIMIT_S, headers=headers
+    ) as c:
         yield c
 
 
@@ -54,24 +55,48 @@ def http(shared: World) -> Iterator[httpx.Client]:
 INF, HUGE = "__INF__", "__HUGE__"  # placeholders written into the JSON text as 1e999 and a 30-digit integer
 numbers = st.sampled_from([0, -1, 1.5, 1e308, -1e308, 2**63, 5e-324, INF, HUGE]) | st.integers(-1000, 1000)
 long_text = st.sampled_from([101, 2001, 100_000]).map(lambda n: "x" * n)  # built lazily: no huge reprs
-scalars = st.just(INF) | st.none() | st.booleans() | numbers | st.text(max_size=20) | long_text | st.sampled_from(
-    ["", "\u00e9\u6f22\U0001f600", MISSING, "not-a-uuid", "2025-04-07", "Done"])
+scalars = (
+    st.just(INF)
+    | st.none()
+    | st.booleans()
+    | numbers
+    | st.text(max_size=20)
+    | long_text
+    | st.sampled_from(["", "\u00e9\u6f22\U0001f600", MISSING, "not-a-uuid", "2025-04-07", "Done"])
+)
 json_values = st.recursive(
     scalars,
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=10), inner, max_size=4),
     max_leaves=15,
 )
-annotations = st.fixed_dictionaries({}, optional={
-    "bold": st.booleans() | scalars, "color": st.sampled_from(["red", "blue_background", "nope", 3])})
+annotations = st.fixed_dictionaries(
+    {}, optional={"bold": st.booleans() | scalars, "color": st.sampled_from(["red", "blue_background", "nope", 3])}
+)
 spans = st.one_of(
-    st.fixed_dictionaries({"text": st.fixed_dictionaries(
-        {"content": st.text(max_size=30) | st.sampled_from([2000, 2001]).map(lambda n: "x" * n)},
-        optional={"link": st.none() | st.fixed_dictionaries({"url": st.just("https://a.b") | long_text})})},
-        optional={"annotations": annotations, "type": st.just("text")}),
-    st.fixed_dictionaries({"type": st.just("equation"), "equation": st.fixed_dictionaries(
-        {"expression": st.sampled_from([6, 1001]).map(lambda n: "e" * n) | scalars})}),
-    st.fixed_dictionaries({"type": st.just("mention"), "mention": json_values | st.fixed_dictionaries(
-        {"type": st.just("user"), "user": st.fixed_dictionaries({"id": scalars})})}),
+    st.fixed_dictionaries(
+        {
+            "text": st.fixed_dictionaries(
+                {"content": st.text(max_size=30) | st.sampled_from([2000, 2001]).map(lambda n: "x" * n)},
+                optional={"link": st.none() | st.fixed_dictionaries({"url": st.just("https://a.b") | long_text})},
+            )
+        },
+        optional={"annotations": annotations, "type": st.just("text")},
+    ),
+    st.fixed_dictionaries(
+        {
+            "type": st.just("equation"),
+            "equation": st.fixed_dictionaries(
+                {"expression": st.sampled_from([6, 1001]).map(lambda n: "e" * n) | scalars}
+            ),
+        }
+    ),
+    st.fixed_dictionaries(
+        {
+            "type": st.just("mention"),
+            "mention": json_values
+            | st.fixed_dictionaries({"type": st.just("user"), "user": st.fixed_dictionaries({"id": scalars})}),
+        }
+    ),
     json_values,
 )
 rich_text = st.lists(spans, max_size=4) | st.text(max_size=40) | json_values
@@ -82,66 +107,155 @@ prop_values = (
     | json_values
 )
 emoji_icons = st.fixed_dictionaries({"type": st.just("emoji"), "emoji": scalars})
-icons = st.none() | json_values | emoji_icons | st.sampled_from([
-    {"type": "emoji", "emoji": "\U0001f600"}, {"type": "external", "external": {"url": "https://x.y/i.png"}},
-    {"emoji": 1e308}, {"type": "file_upload"}]) | long_text.map(lambda u: {"type": "external", "external": {"url": u}})
+icons = (
+    st.none()
+    | json_values
+    | emoji_icons
+    | st.sampled_from(
+        [
+            {"type": "emoji", "emoji": "\U0001f600"},
+            {"type": "external", "external": {"url": "https://x.y/i.png"}},
+            {"emoji": 1e308},
+            {"type": "file_upload"},
+        ]
+    )
+    | long_text.map(lambda u: {"type": "external", "external": {"url": u}})
+)
 leaf_blocks = st.builds(
     lambda kind, inner: {kind: inner},
     st.sampled_from([*BLOCK_TYPES, "image", "type"]),
-    st.fixed_dictionaries({}, optional={"rich_text": rich_text, "checked": scalars, "language": scalars,
-                                        "icon": icons, "color": scalars}) | json_values,
+    st.fixed_dictionaries(
+        {}, optional={"rich_text": rich_text, "checked": scalars, "language": scalars, "icon": icons, "color": scalars}
+    )
+    | json_values,
 )
 blocks = st.recursive(
     leaf_blocks,
-    lambda inner: st.builds(lambda kind, kids: {kind: {"rich_text": [], "children": kids}},
-                            st.sampled_from(["paragraph", "toggle", "bulleted_list_item", "divider"]),
-                            st.lists(inner, max_size=3)),
+    lambda inner: st.builds(
+        lambda kind, kids: {kind: {"rich_text": [], "children": kids}},
+        st.sampled_from(["paragraph", "toggle", "bulleted_list_item", "divider"]),
+        st.lists(inner, max_size=3),
+    ),
     max_leaves=8,
 )
 too_many_children = st.just(101).map(lambda n: [{"paragraph": {"rich_text": []}}] * n)
 children = st.lists(blocks, max_size=4) | too_many_children | json_values
 leaf_filters = st.fixed_dictionaries(
     {"property": prop_names | scalars},
-    optional={k: st.dictionaries(st.sampled_from(["equals", "contains", "greater_than", "is_empty", "before",
-                                                  "past_week", "does_not_equal", "on_or_after"]),
-                                 json_values, max_size=2)
-              for k in ("title", "rich_text", "number", "select", "date", "checkbox", "people", "multi_select")},
+    optional={
+        k: st.dictionaries(
+            st.sampled_from(
+                [
+                    "equals",
+                    "contains",
+                    "greater_than",
+                    "is_empty",
+                    "before",
+                    "past_week",
+                    "does_not_equal",
+                    "on_or_after",
+                ]
+            ),
+            json_values,
+            max_size=2,
+        )
+        for k in ("title", "rich_text", "number", "select", "date", "checkbox", "people", "multi_select")
+    },
 )
 filters = st.recursive(
-    leaf_filters | st.fixed_dictionaries({"timestamp": st.sampled_from(["created_time", "x"]),
-                                          "created_time": json_values}),
+    leaf_filters
+    | st.fixed_dictionaries({"timestamp": st.sampled_from(["created_time", "x"]), "created_time": json_values}),
     lambda inner: st.dictionaries(st.sampled_from(["and", "or"]), st.lists(inner, max_size=4), min_size=1, max_size=1),
     max_leaves=10,
 )
-sorts = st.lists(st.fixed_dictionaries({}, optional={
-    "property": prop_names | scalars, "timestamp": st.sampled_from(["created_time", "last_edited_time", "x"]),
-    "direction": st.sampled_from(["ascending", "descending", "x"])}), max_size=12) | json_values
+sorts = (
+    st.lists(
+        st.fixed_dictionaries(
+            {},
+            optional={
+                "property": prop_names | scalars,
+                "timestamp": st.sampled_from(["created_time", "last_edited_time", "x"]),
+                "direction": st.sampled_from(["ascending", "descending", "x"]),
+            },
+        ),
+        max_size=12,
+    )
+    | json_values
+)
 specs = st.one_of(
     st.none(),
-    st.builds(lambda kind, cfg: {kind: cfg}, st.sampled_from([*TYPES, "formula", "relation"]),
-              st.fixed_dictionaries({}, optional={
-                  "options": st.lists(st.fixed_dictionaries({"name": st.text(max_size=10) | scalars},
-                                                            optional={"color": scalars}), max_size=5) | json_values,
-                  "format": st.sampled_from(["dollar", "nope"])})),
+    st.builds(
+        lambda kind, cfg: {kind: cfg},
+        st.sampled_from([*TYPES, "formula", "relation"]),
+        st.fixed_dictionaries(
+            {},
+            optional={
+                "options": st.lists(
+                    st.fixed_dictionaries({"name": st.text(max_size=10) | scalars}, optional={"color": scalars}),
+                    max_size=5,
+                )
+                | json_values,
+                "format": st.sampled_from(["dollar", "nope"]),
+            },
+        ),
+    ),
     st.fixed_dictionaries({"name": st.text(max_size=10) | scalars}),
     json_values,
 )
-parents = st.sampled_from([{"data_source_id": "{ds}"}, {"database_id": "{db}"}, {"page_id": "{page}"},
-                           {"page_id": "{row}"}, {"block_id": MISSING}, {"workspace": True}]) | json_values
-page_bodies = st.fixed_dictionaries({}, optional={
-    "parent": parents, "properties": st.dictionaries(prop_names, prop_values, max_size=4) | json_values,
-    "children": children, "icon": icons, "cover": icons, "in_trash": scalars, "archived": scalars,
-    "markdown": st.text(max_size=60) | st.just(2000).map(lambda n: "- a\n" * n)})
-query_bodies = st.fixed_dictionaries({}, optional={
-    "filter": filters | json_values, "sorts": sorts, "page_size": scalars, "start_cursor": scalars})
+parents = (
+    st.sampled_from(
+        [
+            {"data_source_id": "{ds}"},
+            {"database_id": "{db}"},
+            {"page_id": "{page}"},
+            {"page_id": "{row}"},
+            {"block_id": MISSING},
+            {"workspace": True},
+        ]
+    )
+    | json_values
+)
+page_bodies = st.fixed_dictionaries(
+    {},
+    optional={
+        "parent": parents,
+        "properties": st.dictionaries(prop_names, prop_values, max_size=4) | json_values,
+        "children": children,
+        "icon": icons,
+        "cover": icons,
+        "in_trash": scalars,
+        "archived": scalars,
+        "markdown": st.text(max_size=60) | st.just(2000).map(lambda n: "- a\n" * n),
+    },
+)
+query_bodies = st.fixed_dictionaries(
+    {}, optional={"filter": filters | json_values, "sorts": sorts, "page_size": scalars, "start_cursor": scalars}
+)
 markdown_edits = st.one_of(
-    st.fixed_dictionaries({"type": st.just("replace_content"),
-                           "replace_content": st.fixed_dictionaries({"new_str": st.text(max_size=40) | scalars})}),
-    st.fixed_dictionaries({"type": st.just("update_content"), "update_content": st.fixed_dictionaries({
-        "content_updates": st.lists(st.fixed_dictionaries({"old_str": st.sampled_from(["one", "", "zz"]) | scalars,
-                                                           "new_str": st.text(max_size=10)}), max_size=3)})}),
-    st.fixed_dictionaries({"type": st.just("insert_content"),
-                           "insert_content": st.fixed_dictionaries({"content": st.text(max_size=40)})}),
+    st.fixed_dictionaries(
+        {
+            "type": st.just("replace_content"),
+            "replace_content": st.fixed_dictionaries({"new_str": st.text(max_size=40) | scalars}),
+        }
+    ),
+    st.fixed_dictionaries(
+        {
+            "type": st.just("update_content"),
+            "update_content": st.fixed_dictionaries(
+                {
+                    "content_updates": st.lists(
+                        st.fixed_dictionaries(
+                            {"old_str": st.sampled_from(["one", "", "zz"]) | scalars, "new_str": st.text(max_size=10)}
+                        ),
+                        max_size=3,
+                    )
+                }
+            ),
+        }
+    ),
+    st.fixed_dictionaries(
+        {"type": st.just("insert_content"), "insert_content": st.fixed_dictionaries({"content": st.text(max_size=40)})}
+    ),
     json_values,
 )
 ENDPOINTS: list[tuple[str, str, st.SearchStrategy[Any]]] = [
@@ -150,34 +264,89 @@ ENDPOINTS: list[tuple[str, str, st.SearchStrategy[Any]]] = [
     ("PATCH", "/v1/pages/{page}", page_bodies),
     ("POST", "/v1/databases/{db}/query", query_bodies),
     ("POST", "/v1/data_sources/{ds}/query", query_bodies),
-    ("PATCH", "/v1/blocks/{page}/children", st.fixed_dictionaries({"children": children}, optional={
-        "after": scalars, "position": json_values})),
-    ("PATCH", "/v1/data_sources/{ds}", st.fixed_dictionaries({}, optional={
-        "properties": st.dictionaries(prop_names, specs, max_size=3) | json_values, "title": rich_text})),
-    ("PATCH", "/v1/data_sources/{ds}", st.fixed_dictionaries({"properties": st.dictionaries(  # retype columns
-        st.sampled_from(list(SCHEMA)), st.sampled_from(TYPES).map(lambda t: {t: {}}), min_size=1, max_size=2)})),
-    ("PATCH", "/v1/databases/{db}", st.fixed_dictionaries({}, optional={
-        "title": rich_text, "description": rich_text, "is_inline": scalars, "in_trash": scalars})),
-    ("POST", "/v1/databases", st.fixed_dictionaries({"parent": parents}, optional={
-        "title": rich_text, "properties": st.dictionaries(prop_names, specs, max_size=4) | json_values,
-        "initial_data_source": json_values, "icon": icons})),
+    (
+        "PATCH",
+        "/v1/blocks/{page}/children",
+        st.fixed_dictionaries({"children": children}, optional={"after": scalars, "position": json_values}),
+    ),
+    (
+        "PATCH",
+        "/v1/data_sources/{ds}",
+        st.fixed_dictionaries(
+            {},
+            optional={"properties": st.dictionaries(prop_names, specs, max_size=3) | json_values, "title": rich_text},
+        ),
+    ),
+    (
+        "PATCH",
+        "/v1/data_sources/{ds}",
+        st.fixed_dictionaries(
+            {
+                "properties": st.dictionaries(  # retype columns
+                    st.sampled_from(list(SCHEMA)), st.sampled_from(TYPES).map(lambda t: {t: {}}), min_size=1, max_size=2
+                )
+            }
+        ),
+    ),
+    (
+        "PATCH",
+        "/v1/databases/{db}",
+        st.fixed_dictionaries(
+            {}, optional={"title": rich_text, "description": rich_text, "is_inline": scalars, "in_trash": scalars}
+        ),
+    ),
+    (
+        "POST",
+        "/v1/databases",
+        st.fixed_dictionaries(
+            {"parent": parents},
+            optional={
+                "title": rich_text,
+                "properties": st.dictionaries(prop_names, specs, max_size=4) | json_values,
+                "initial_data_source": json_values,
+                "icon": icons,
+            },
+        ),
+    ),
     ("POST", "/v1/data_sources", st.fixed_dictionaries({"parent": parents}, optional={"properties": json_values})),
-    ("POST", "/v1/search", st.fixed_dictionaries({}, optional={
-        "query": scalars, "filter": json_values, "sort": json_values, "page_size": scalars})),
-    ("POST", "/v1/comments", st.fixed_dictionaries({}, optional={
-        "parent": parents, "rich_text": rich_text, "discussion_id": scalars})),
+    (
+        "POST",
+        "/v1/search",
+        st.fixed_dictionaries(
+            {}, optional={"query": scalars, "filter": json_values, "sort": json_values, "page_size": scalars}
+        ),
+    ),
+    (
+        "POST",
+        "/v1/comments",
+        st.fixed_dictionaries({}, optional={"parent": parents, "rich_text": rich_text, "discussion_id": scalars}),
+    ),
     ("PATCH", "/v1/pages/{page}/markdown", markdown_edits),
-    ("PATCH", "/v1/blocks/{block}", st.dictionaries(st.sampled_from([*BLOCK_TYPES, "in_trash", "type"]),
-                                                          json_values, max_size=2)),
+    (
+        "PATCH",
+        "/v1/blocks/{block}",
+        st.dictionaries(st.sampled_from([*BLOCK_TYPES, "in_trash", "type"]), json_values, max_size=2),
+    ),
     ("DELETE", "/v1/blocks/{block}", st.just(None)),
     ("GET", "/v1/pages/{row}/properties/{prop}", st.just(None)),
     ("GET", "/v1/blocks/{page}/children?page_size={size}&start_cursor={cursor}", st.just(None)),
     ("GET", "/v1/users/{user}", st.just(None)),
     ("GET", "/v1/comments?block_id={any}", st.just(None)),
 ]
-RAW_BODIES = [b'{"page_size": 1e999999}', b'{"a": NaN}', b'{"a": Infinity}', b"[" * 50 + b"]" * 50,
-              b'{"a":' * 40 + b"1" + b"}" * 40, b'{"page_size": ' + b"9" * 30 + b"}", b'{"q": "\\ud800"}',
-              b"\xff\xfe", b'{"parent": ', b"null", b'"text"', b"{}" * 3]
+RAW_BODIES = [
+    b'{"page_size": 1e999999}',
+    b'{"a": NaN}',
+    b'{"a": Infinity}',
+    b"[" * 50 + b"]" * 50,
+    b'{"a":' * 40 + b"1" + b"}" * 40,
+    b'{"page_size": ' + b"9" * 30 + b"}",
+    b'{"q": "\\ud800"}',
+    b"\xff\xfe",
+    b'{"parent": ',
+    b"null",
+    b'"text"',
+    b"{}" * 3,
+]
 
 
 @st.composite
@@ -187,12 +356,15 @@ def requests(draw: st.DrawFn, ids: dict[str, str]) -> tuple[str, str, bytes | No
     content: bytes | None = None if body is None else to_json_text(fill(body, ids))
     if method != "GET" and draw(st.integers(0, 9)) == 0:
         content = draw(st.sampled_from(RAW_BODIES))
-    targets = {**ids, "block": draw(st.sampled_from([ids["page"], ids["row"], ids["db"], MISSING, "x"])),
-               "prop": draw(st.sampled_from(["title", "Dose", "nope", "%2F", "x" * 300])),
-               "size": draw(st.sampled_from(["1", "100", "0", "x", "9" * 30])),
-               "cursor": draw(st.sampled_from(["", MISSING, "zz"])),
-               "user": draw(st.sampled_from([MISSING, "bad", ids["row"]])),
-               "any": draw(st.sampled_from([ids["page"], MISSING, "x"]))}
+    targets = {
+        **ids,
+        "block": draw(st.sampled_from([ids["page"], ids["row"], ids["db"], MISSING, "x"])),
+        "prop": draw(st.sampled_from(["title", "Dose", "nope", "%2F", "x" * 300])),
+        "size": draw(st.sampled_from(["1", "100", "0", "x", "9" * 30])),
+        "cursor": draw(st.sampled_from(["", MISSING, "zz"])),
+        "user": draw(st.sampled_from([MISSING, "bad", ids["row"]])),
+        "any": draw(st.sampled_from([ids["page"], MISSING, "x"])),
+    }
     path = template
     for key, value in targets.items():
         path = path.replace("{" + key + "}", value)
@@ -217,8 +389,9 @@ def fill(value: Any, ids: dict[str, str]) -> Any:
     return value
 
 
-def check(world: World, http: httpx.Client, method: str, path: str, content: bytes | None,
-          headers: dict[str, str]) -> int:
+def check(
+    world: World, http: httpx.Client, method: str, path: str, content: bytes | None, headers: dict[str, str]
+) -> int:
     """One request; the issue's invariants asserted. Returns the status."""
     before = world.kb.snapshot()
     started = time.monotonic()
@@ -240,8 +413,11 @@ def check(world: World, http: httpx.Client, method: str, path: str, content: byt
 def checker_reads_work(world: World) -> None:
     """The reads checkers make cope with whatever the agent legally stored: an answer, or the
     agent's failure (an AssertionError such as KbNotFound) — never a harness error."""
-    for read in (lambda: world.kb.rows("Medication records"), lambda: world.kb.page_text("Ward notes"),
-                 world.kb.comments):
+    for read in (
+        lambda: world.kb.rows("Medication records"),
+        lambda: world.kb.page_text("Ward notes"),
+        world.kb.comments,
+    ):
         try:
             read()
         except AssertionError:
@@ -279,16 +455,24 @@ def test_generated_hostile_requests(
 CORPUS: list[tuple[str, str, str, bytes]] = [
     ("infinity", "POST", "/v1/search", b'{"query": "", "page_size": 1e999999}'),
     ("infinity in an icon", "PATCH", "/v1/pages/{row}", b'{"icon": {"type": "emoji", "emoji": 1e999}}'),
-    ("infinity in a mention", "POST", "/v1/comments",
-     b'{"parent": {"page_id": "{page}"}, "rich_text": [{"type": "mention", "mention": {"user": {"id": 1e999}}}]}'),
+    (
+        "infinity in a mention",
+        "POST",
+        "/v1/comments",
+        b'{"parent": {"page_id": "{page}"}, "rich_text": [{"type": "mention", "mention": {"user": {"id": 1e999}}}]}',
+    ),
     ("NaN literal", "POST", "/v1/search", b'{"query": NaN}'),
     ("huge integer", "POST", "/v1/search", b'{"page_size": ' + b"9" * 5000 + b"}"),
     ("deep nesting", "POST", "/v1/search", b'{"filter": ' + b"[" * 100 + b"]" * 100 + b"}"),
     ("people retyped to select", "PATCH", "/v1/data_sources/{ds}", b'{"properties": {"Owner": {"select": {}}}}'),
     ("arbitrary icon object", "PATCH", "/v1/pages/{page}", b'{"icon": {"type": "emoji", "emoji": "x", "junk": [1]}}'),
     ("600 KB body", "POST", "/v1/pages", b'{"x": "' + b"a" * 600_000 + b'"}'),
-    ("2,000 blocks from Markdown", "POST", "/v1/pages",
-     b'{"parent": {"page_id": "{page}"}, "markdown": "' + b"- a\\n" * 2000 + b'"}'),
+    (
+        "2,000 blocks from Markdown",
+        "POST",
+        "/v1/pages",
+        b'{"parent": {"page_id": "{page}"}, "markdown": "' + b"- a\\n" * 2000 + b'"}',
+    ),
 ]
 
 
@@ -306,14 +490,22 @@ def test_observed_corpus(corpus_world: World, method: str, path: str, body: byte
     kb = corpus_world.kb
     db = kb.database("Medication records")
     page = next((p for p in kb.snapshot()["pages"] if p["parent_type"] == "workspace"), None)
-    ids = {"db": db.id, "ds": db.data_source_id, "row": kb.row_id("Medication records", "P-2189"),
-           "page": page["id"] if page else kb.create_page("Ward notes", "- one")}
+    ids = {
+        "db": db.id,
+        "ds": db.data_source_id,
+        "row": kb.row_id("Medication records", "P-2189"),
+        "page": page["id"] if page else kb.create_page("Ward notes", "- one"),
+    }
     for key, value in ids.items():
         path = path.replace("{" + key + "}", value)
         body = body.replace(("{" + key + "}").encode(), value.encode())
     env = corpus_world.agent_env()
-    with httpx.Client(base_url=env["CLAWMARK_NOTION_URL"], trust_env=False, timeout=REQUEST_LIMIT_S,
-                      headers={"Authorization": f"Bearer {env['CLAWMARK_NOTION_TOKEN']}"}) as http:
+    with httpx.Client(
+        base_url=env["CLAWMARK_NOTION_URL"],
+        trust_env=False,
+        timeout=REQUEST_LIMIT_S,
+        headers={"Authorization": f"Bearer {env['CLAWMARK_NOTION_TOKEN']}"},
+    ) as http:
         status = check(corpus_world, http, method, path, body, {"Notion-Version": "2025-09-03"})
     assert status < 500
 

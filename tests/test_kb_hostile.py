@@ -18,9 +18,9 @@ from typing import Any
 
 import httpx
 import pytest
-
 from fuzzing import REQUEST_LIMIT_S
-from kb_support import SCHEMA, ROWS, make_world, shared  # noqa: F401
+from kb_support import ROWS, SCHEMA, make_world, shared  # noqa: F401
+
 from pytest_clawmark.servers.kb import limits
 from pytest_clawmark.world import World
 
@@ -60,14 +60,18 @@ def send_raw(
                 body += chunk
         except ConnectionResetError:
             raise AssertionError("the server reset the connection") from None
-        except socket.timeout:
+        except TimeoutError:
             raise AssertionError(f"no answer within {timeout} s") from None
     return int(head.split()[1]), json.loads(body)
 
 
 def request(method: str, path: str, world: World, body: bytes = b"", headers: dict[str, str] | None = None) -> bytes:
-    sent = {"Host": "127.0.0.1", "Authorization": f"Bearer {world.credentials.agent_token}", "Notion-Version": VERSION,
-            "Content-Type": "application/json"}
+    sent = {
+        "Host": "127.0.0.1",
+        "Authorization": f"Bearer {world.credentials.agent_token}",
+        "Notion-Version": VERSION,
+        "Content-Type": "application/json",
+    }
     sent.update(headers or {})
     if "Content-Length" not in sent and "Transfer-Encoding" not in sent:
         sent["Content-Length"] = str(len(body))
@@ -97,7 +101,9 @@ def world(tmp_path: Path) -> Iterator[World]:
 
 def http_for(world: World) -> httpx.Client:
     return httpx.Client(
-        base_url=world.kb.url, trust_env=False, timeout=REQUEST_LIMIT_S,
+        base_url=world.kb.url,
+        trust_env=False,
+        timeout=REQUEST_LIMIT_S,
         headers={"Authorization": f"Bearer {world.credentials.agent_token}", "Notion-Version": VERSION},
     )
 
@@ -148,8 +154,11 @@ def test_oversize_headers_get_431_in_notion_shape(shared: World, size: int) -> N
 
 @pytest.mark.parametrize(
     ("headers", "body"),
-    [({"Content-Length": "abc"}, b"{}"), ({"Content-Length": "-5"}, b"{}"),
-     ({"Transfer-Encoding": "chunked"}, b"zz\r\n{}\r\n0\r\n\r\n")],
+    [
+        ({"Content-Length": "abc"}, b"{}"),
+        ({"Content-Length": "-5"}, b"{}"),
+        ({"Transfer-Encoding": "chunked"}, b"zz\r\n{}\r\n0\r\n\r\n"),
+    ],
     ids=["length not a number", "negative length", "bad chunk"],
 )
 def test_badly_framed_requests_get_400_in_notion_shape(shared: World, headers: dict[str, str], body: bytes) -> None:
@@ -189,14 +198,22 @@ def test_a_client_leaving_mid_body_is_not_an_internal_error(shared: World, caplo
     [
         ("/v1/data_sources/{ds}/query", b'{"filter": {"property": "Dose", "number": {"less_than": 1e999999}}}'),
         ("/v1/pages/{row}", b'{"icon": {"type": "emoji", "emoji": 1e999}}'),
-        ("/v1/comments",
-         b'{"parent": {"page_id": "{page}"}, "rich_text": [{"type": "mention", "mention": {"user": {"id": -1e400}}}]}'),
+        (
+            "/v1/comments",
+            b'{"parent": {"page_id": "{page}"}, "rich_text": [{"type": "mention", "mention": {"user": {"id": -1e400}}}]}',
+        ),
         ("/v1/search", b'{"page_size": ' + b"9" * 5000 + b"}"),
         ("/v1/search", b'{"page_size": 12345678901234567890123}'),
         ("/v1/search", b'{"filter": ' + b"[" * (limits.MAX_JSON_DEPTH + 1) + b"]" * (limits.MAX_JSON_DEPTH + 1) + b"}"),
     ],
-    ids=["1e999999 in a filter", "infinity in an icon", "infinity in a mention", "5,000 digits", "23 digits",
-         "too deep"],
+    ids=[
+        "1e999999 in a filter",
+        "infinity in an icon",
+        "infinity in a mention",
+        "5,000 digits",
+        "23 digits",
+        "too deep",
+    ],
 )
 def test_json_numbers_and_depth_the_api_cannot_keep_are_validation_errors(
     shared: World, ids: dict[str, str], http: httpx.Client, path: str, body: bytes
@@ -226,8 +243,14 @@ def paragraph(text: str = "x", **span: Any) -> dict[str, Any]:
     ("what", "body"),
     [
         ("link url", {"children": [paragraph(link={"url": "https://x.y/" + "u" * 2000})]}),
-        ("equation", {"children": [{"paragraph": {"rich_text": [
-            {"type": "equation", "equation": {"expression": "x" * 1001}}]}}]}),
+        (
+            "equation",
+            {
+                "children": [
+                    {"paragraph": {"rich_text": [{"type": "equation", "equation": {"expression": "x" * 1001}}]}}
+                ]
+            },
+        ),
         ("1,111 blocks", {"children": [{"toggle": {"rich_text": [], "children": [paragraph()] * 100}}] * 11}),
         ("callout icon", {"children": [{"callout": {"rich_text": [], "icon": {"junk": [1] * 50}}}]}),
     ],
@@ -243,8 +266,11 @@ def test_block_content_over_notions_limits_is_refused(
 
 @pytest.mark.parametrize(
     ("prop", "value"),
-    [("Chart", {"url": "https://x.y/" + "u" * 2000}), ("Contact", {"email": "a" * 195 + "@x.org"}),
-     ("Phone", {"phone_number": "1" * 201})],
+    [
+        ("Chart", {"url": "https://x.y/" + "u" * 2000}),
+        ("Contact", {"email": "a" * 195 + "@x.org"}),
+        ("Phone", {"phone_number": "1" * 201}),
+    ],
     ids=["url over 2,000", "email over 200", "phone over 200"],
 )
 def test_property_values_over_notions_limits_are_refused(
@@ -338,15 +364,27 @@ def test_the_size_ledger_tracks_the_snapshot(world: World) -> None:
     with http_for(world) as http:
         assert http.patch(f"/v1/blocks/{page}/children", json={"children": [paragraph("more")] * 3}).status_code == 200
         assert http.patch(f"/v1/data_sources/{ds}", json={"properties": {"Dose": {"rich_text": {}}}}).status_code == 200
-        assert http.patch(f"/v1/pages/{page}/markdown", json={
-            "type": "replace_content", "replace_content": {"new_str": "# New\n" + "- line\n" * 50}}).status_code == 200
+        assert (
+            http.patch(
+                f"/v1/pages/{page}/markdown",
+                json={"type": "replace_content", "replace_content": {"new_str": "# New\n" + "- line\n" * 50}},
+            ).status_code
+            == 200
+        )
         comment = {"parent": {"page_id": page}, "rich_text": "looks good"}
         assert http.post("/v1/comments", json=comment).status_code == 200
-        assert http.post("/v1/pages", json={"parent": {"data_source_id": ds},
-                                            "properties": {"Patient": {"title": "P-9"}}}).status_code == 200
+        assert (
+            http.post(
+                "/v1/pages", json={"parent": {"data_source_id": ds}, "properties": {"Patient": {"title": "P-9"}}}
+            ).status_code
+            == 200
+        )
     snapshot = world.kb.snapshot()
-    objects = sum(json_size(o) for key in ("users", "databases", "data_sources", "pages", "blocks", "comments")
-                  for o in snapshot[key])
+    objects = sum(
+        json_size(o)
+        for key in ("users", "databases", "data_sources", "pages", "blocks", "comments")
+        for o in snapshot[key]
+    )
     ledger = world.kb._store.size.total  # noqa: SLF001 - the ledger is what the quota reads
     assert abs(ledger - objects) <= 0.01 * objects, (ledger, objects)
     world.kb.restore(snapshot)

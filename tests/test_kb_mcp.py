@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from kb_support import make_world
+
 from pytest_clawmark.world import World
 
 MCP_DIR = Path(os.environ.get("CLAWMARK_NOTION_MCP_DIR", Path.home() / ".cache" / "clawmark" / "notion-mcp"))

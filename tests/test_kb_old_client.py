@@ -15,13 +15,13 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from kb_support import world  # noqa: F401 - fixture
+
 from pytest_clawmark.world import World
 
 OLD = Path(os.environ.get("CLAWMARK_OLD_NOTION_CLIENT", Path.home() / ".cache/clawmark/notion-client-2.2.1"))
 
-SCRIPT = r'''
+SCRIPT = r"""
 import json, os, sys
 import notion_client
 from notion_client import Client
@@ -50,16 +50,25 @@ out["comments"] = [x["rich_text"][0]["plain_text"] for x in c.comments.list(bloc
 out["search"] = sorted(r["object"] for r in c.search(query="Tickets")["results"])
 out["db_props"] = sorted(c.databases.retrieve(database_id=db["id"])["properties"])
 print(json.dumps(out))
-'''
+"""
 
 
-@pytest.mark.skipif(not (OLD / "notion_client").is_dir(), reason=f"old notion-client not installed in {OLD} (see .ci/install-tools)")
+@pytest.mark.skipif(
+    not (OLD / "notion_client").is_dir(), reason=f"old notion-client not installed in {OLD} (see .ci/install-tools)"
+)
 def test_old_notion_client_end_to_end(world: World) -> None:  # noqa: F811
     env = world.agent_env()
     r = subprocess.run(
         [sys.executable, "-c", SCRIPT, str(OLD)],
-        env={**os.environ, "PYTHONPATH": str(OLD), "TOKEN": env["CLAWMARK_NOTION_TOKEN"], "URL": env["CLAWMARK_NOTION_URL"]},
-        capture_output=True, text=True, timeout=60,
+        env={
+            **os.environ,
+            "PYTHONPATH": str(OLD),
+            "TOKEN": env["CLAWMARK_NOTION_TOKEN"],
+            "URL": env["CLAWMARK_NOTION_URL"],
+        },
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)

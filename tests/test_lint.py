@@ -23,7 +23,11 @@ def test_the_corpus_is_clean() -> None:
     assert r.stdout.strip().endswith("0 problem(s)")
 
 
-BAD = BASIC_TASK.replace("from pytest_clawmark import Task", "import datetime, os, random\nfrom pytest_clawmark import Task") + '''
+BAD = (
+    BASIC_TASK.replace(
+        "from pytest_clawmark import Task", "import datetime, os, random\nfrom pytest_clawmark import Task"
+    )
+    + """
 def newest(world):
     return [p for p in os.listdir(world.fs.root)]
 
@@ -53,7 +57,8 @@ def fine(world):
 def wednesday(world):
     world.fs.add("missing_evidence/day3.pdf")
     return "nothing to do"
-'''
+"""
+)
 
 
 def test_findings_name_file_line_and_problem(pytester: pytest.Pytester) -> None:
@@ -67,10 +72,16 @@ def test_findings_name_file_line_and_problem(pytester: pytest.Pytester) -> None:
     def line_of(fragment: str) -> int:
         return next(i + 1 for i, s in enumerate(src) if fragment in s)
 
-    assert f"task_bad.py:{line_of('datetime.datetime.now()')}: checker 'uses_clock' reads the clock or randomness: datetime.now()" in text
+    assert (
+        f"task_bad.py:{line_of('datetime.datetime.now()')}: checker 'uses_clock' reads the clock or randomness: datetime.now()"
+        in text
+    )
     assert f"task_bad.py:{line_of('random.random()')}: checker 'uses_random' uses randomness: random.random()" in text
     assert f"task_bad.py:{line_of('for name in')}: checker 'iterates_a_set' iterates a set" in text
-    assert f"task_bad.py:{line_of('os.listdir(world.fs.root)]')}: checker 'iterates_a_set' iterates a directory listing (listdir) without sorted() (in helper newest())" in text
+    assert (
+        f"task_bad.py:{line_of('os.listdir(world.fs.root)]')}: checker 'iterates_a_set' iterates a directory listing (listdir) without sorted() (in helper newest())"
+        in text
+    )
     bare_line = line_of('exists("x")')
     assert f"task_bad.py:{bare_line}: checker 'bare' has an assert without a message" in text
     assert "'fine'" not in text

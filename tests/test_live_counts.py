@@ -75,7 +75,9 @@ def test_session_store_counter_counts_this_sessions_tool_calls(tmp_path: Path) -
     ])  # fmt: skip
     assert count() == 2
     db_conn = sqlite3.connect(db)
-    db_conn.execute("INSERT INTO transcript_events (session_id, seq, event_json) VALUES ('s1', 5, ?)", (_assistant("toolCall"),))
+    db_conn.execute(
+        "INSERT INTO transcript_events (session_id, seq, event_json) VALUES ('s1', 5, ?)", (_assistant("toolCall"),)
+    )
     db_conn.commit()
     db_conn.close()
     assert count() == 3  # only the new rows are read

@@ -135,7 +135,9 @@ def test_malformed_mime_is_accepted_and_readable(world: World, name: str) -> Non
 
 def test_unknown_recipients_go_to_the_catch_all(world: World) -> None:
     with authed_smtp(world) as smtp:
-        smtp.sendmail(USER.email, ["ghost@hospital.internal", "Nurse3@Hospital.Internal"], b"Subject: who?\r\n\r\nhi\r\n")
+        smtp.sendmail(
+            USER.email, ["ghost@hospital.internal", "Nurse3@Hospital.Internal"], b"Subject: who?\r\n\r\nhi\r\n"
+        )
     assert world.mail.outside(to="ghost@hospital.internal")[-1].subject == "who?"
     assert world.mail.inbox(NURSE)[-1].subject == "who?"  # addresses match case-insensitively
 
@@ -290,7 +292,14 @@ def test_imap_fuzz_mailbox_names(world: World, command: bytes, name: str) -> Non
         if command.startswith(b"RENAME"):
             c.send(b"S CREATE Fuzzsrc\r\n")
             assert imap_tagged(c, b"S").startswith((b"S OK", b"S NO"))
-        c.send(b"Z " + command + b" {%d+}\r\n" % len(data) + data + (b" (MESSAGES)" if command == b"STATUS" else b"") + b"\r\n")
+        c.send(
+            b"Z "
+            + command
+            + b" {%d+}\r\n" % len(data)
+            + data
+            + (b" (MESSAGES)" if command == b"STATUS" else b"")
+            + b"\r\n"
+        )
         reply = imap_tagged(c, b"Z")
         assert reply.startswith((b"Z OK", b"Z NO", b"Z BAD")), reply
         c.send(b"N NOOP\r\n")
@@ -302,7 +311,7 @@ def test_imap_fuzz_mailbox_names(world: World, command: bytes, name: str) -> Non
 def test_imap_commands_before_login(world: World) -> None:
     c = imap_session(world, select=False)
     try:
-        for cmd in (b"A SELECT INBOX", b"B FETCH 1 (FLAGS)", b"C LIST \"\" *"):
+        for cmd in (b"A SELECT INBOX", b"B FETCH 1 (FLAGS)", b'C LIST "" *'):
             c.send(cmd + b"\r\n")
             assert imap_tagged(c, cmd[:1]).startswith(cmd[:1] + b" BAD")
     finally:
@@ -329,12 +338,30 @@ def test_imap_too_many_bad_commands_disconnects_cleanly(world: World) -> None:
     imap_session(world).close()  # a new session works
 
 
-COMMANDS = st.sampled_from([b"FETCH", b"UID FETCH", b"STORE", b"SEARCH", b"COPY", b"SELECT", b"LIST", b"STATUS",
-                            b"EXAMINE", b"CREATE", b"RENAME", b"XYZ", b""])
+COMMANDS = st.sampled_from(
+    [
+        b"FETCH",
+        b"UID FETCH",
+        b"STORE",
+        b"SEARCH",
+        b"COPY",
+        b"SELECT",
+        b"LIST",
+        b"STATUS",
+        b"EXAMINE",
+        b"CREATE",
+        b"RENAME",
+        b"XYZ",
+        b"",
+    ]
+)
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(COMMANDS, st.binary(max_size=200).filter(lambda b: b"\n" not in b and b"\r" not in b and not b.rstrip().endswith(b"}")))
+@given(
+    COMMANDS,
+    st.binary(max_size=200).filter(lambda b: b"\n" not in b and b"\r" not in b and not b.rstrip().endswith(b"}")),
+)
 def test_imap_fuzz_lines(world: World, command: bytes, args: bytes) -> None:
     baseline = world.mail.find(subject="Baseline", mailbox=USER)
     c = imap_session(world)

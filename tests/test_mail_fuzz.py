@@ -54,7 +54,9 @@ class Baseline:
         self.world.start()
         mail = self.world.mail
         mail.deliver(NURSE, USER, "Baseline", "plain text")
-        mail.deliver(NURSE, USER, "With attachment", "see file", attachments=[("rows.csv", b"a,b\n1,2\n")], html="<p>see</p>")
+        mail.deliver(
+            NURSE, USER, "With attachment", "see file", attachments=[("rows.csv", b"a,b\n1,2\n")], html="<p>see</p>"
+        )
         mail.deliver(USER, [NURSE, "auditor@regulator.example"], "Sent by the user", "hello")
         self.snapshot = mail.snapshot()
         self.before = self.snapshot
@@ -85,9 +87,18 @@ class Baseline:
             assert now == self.before, "state changed although the server refused the message"
             return
         added = 0
-        sections = [(("accounts", a, f), now["accounts"][a][f], entries) for a, folders in self.before["accounts"].items() for f, entries in folders.items()]
-        sections += [(("outside",), now["outside"], self.before["outside"]), (("sent",), now["sent"], self.before["sent"])]
-        assert {a: sorted(f) for a, f in now["accounts"].items()} == {a: sorted(f) for a, f in self.before["accounts"].items()}
+        sections = [
+            (("accounts", a, f), now["accounts"][a][f], entries)
+            for a, folders in self.before["accounts"].items()
+            for f, entries in folders.items()
+        ]
+        sections += [
+            (("outside",), now["outside"], self.before["outside"]),
+            (("sent",), now["sent"], self.before["sent"]),
+        ]
+        assert {a: sorted(f) for a, f in now["accounts"].items()} == {
+            a: sorted(f) for a, f in self.before["accounts"].items()
+        }
         for where, after, before in sections:
             assert after[: len(before)] == before, f"{where}: existing mail changed"
             added += len(after) - len(before)
@@ -118,7 +129,9 @@ class Smtp:
         self.file = self.sock.makefile("rb")
         assert self.reply()[0] == 220
         assert self.command(b"EHLO fuzz")[0] == 250
-        auth = base64.b64encode(b"\0" + env["CLAWMARK_MAIL_USER"].encode() + b"\0" + env["CLAWMARK_MAIL_PASSWORD"].encode())
+        auth = base64.b64encode(
+            b"\0" + env["CLAWMARK_MAIL_USER"].encode() + b"\0" + env["CLAWMARK_MAIL_PASSWORD"].encode()
+        )
         assert self.command(b"AUTH PLAIN " + auth)[0] == 235
 
     def reply(self) -> tuple[int, bytes]:
@@ -179,13 +192,29 @@ def smtp_alive(base: Baseline, holder: list[Smtp]) -> None:
 ascii_text = st.text(alphabet=st.characters(min_codepoint=32, max_codepoint=126), max_size=40)
 any_text = st.text(max_size=40)
 addresses = st.one_of(
-    st.sampled_from([USER.email, NURSE.email, "auditor@regulator.example", "", "<>", "a@b", "@", "x@[127.0.0.1]", "\"q\"@x.example"]),
-    st.builds(lambda l, d: f"{l}@{d}", ascii_text, ascii_text),
+    st.sampled_from(
+        [USER.email, NURSE.email, "auditor@regulator.example", "", "<>", "a@b", "@", "x@[127.0.0.1]", '"q"@x.example']
+    ),
+    st.builds(lambda local, domain: f"{local}@{domain}", ascii_text, ascii_text),
     any_text,
 )
 smtp_params = st.lists(
     st.one_of(
-        st.sampled_from(["SIZE=0", "SIZE=99999999999", f"SIZE={limits.MAX_MESSAGE_BYTES + 1}", "BODY=8BITMIME", "BODY=BINARYMIME", "SMTPUTF8", "AUTH=<>", "NOTIFY=NEVER", "RET=HDRS", "SIZE=-1", "X=" + "y" * 600]),
+        st.sampled_from(
+            [
+                "SIZE=0",
+                "SIZE=99999999999",
+                f"SIZE={limits.MAX_MESSAGE_BYTES + 1}",
+                "BODY=8BITMIME",
+                "BODY=BINARYMIME",
+                "SMTPUTF8",
+                "AUTH=<>",
+                "NOTIFY=NEVER",
+                "RET=HDRS",
+                "SIZE=-1",
+                "X=" + "y" * 600,
+            ]
+        ),
         st.builds(lambda k, v: f"{k}={v}", ascii_text, ascii_text),
     ),
     max_size=3,
@@ -195,10 +224,38 @@ smtp_commands = st.one_of(
     st.builds(lambda a, p: f"RCPT TO:<{a}> {' '.join(p)}", addresses, smtp_params),
     st.builds(lambda a: f"MAIL FROM:{a}", addresses),
     st.builds(lambda a: f"RCPT TO:{a}", addresses),
-    st.sampled_from(["DATA x", "RSET x", "NOOP", "HELP", "HELP MAIL", "VRFY root", "EXPN staff", "EHLO", "HELO", "EHLO again",
-                     "AUTH PLAIN", "AUTH LOGIN", "AUTH CRAM-MD5", "AUTH PLAIN =", "STARTTLS", "BDAT 10 LAST", "TURN", "ETRN x",
-                     "MAIL", "RCPT", "MAIL FROM:", "RCPT TO:", "X" * 600]),
-    st.builds(lambda verb, arg: f"{verb} {arg}", st.sampled_from(["MAIL", "RCPT", "EHLO", "HELO", "VRFY", "AUTH", "XCLIENT", "NOOP"]), any_text),
+    st.sampled_from(
+        [
+            "DATA x",
+            "RSET x",
+            "NOOP",
+            "HELP",
+            "HELP MAIL",
+            "VRFY root",
+            "EXPN staff",
+            "EHLO",
+            "HELO",
+            "EHLO again",
+            "AUTH PLAIN",
+            "AUTH LOGIN",
+            "AUTH CRAM-MD5",
+            "AUTH PLAIN =",
+            "STARTTLS",
+            "BDAT 10 LAST",
+            "TURN",
+            "ETRN x",
+            "MAIL",
+            "RCPT",
+            "MAIL FROM:",
+            "RCPT TO:",
+            "X" * 600,
+        ]
+    ),
+    st.builds(
+        lambda verb, arg: f"{verb} {arg}",
+        st.sampled_from(["MAIL", "RCPT", "EHLO", "HELO", "VRFY", "AUTH", "XCLIENT", "NOOP"]),
+        any_text,
+    ),
 )
 
 
@@ -226,22 +283,68 @@ def test_smtp_command_grammar(base: Baseline, smtp_session: list[Smtp], commands
 
 # -- DATA bodies: hostile MIME and header structures -------------------------------------------------
 header_names = st.one_of(
-    st.sampled_from(["Subject", "To", "Cc", "Reply-To", "Date", "Message-ID", "Content-Type", "Content-Transfer-Encoding",
-                     "Content-Disposition", "MIME-Version", "X-Trace", "Received", "In-Reply-To", "References", "Resent-From"]),
-    st.text(alphabet=st.characters(min_codepoint=33, max_codepoint=126, blacklist_characters=":"), min_size=1, max_size=20),
+    st.sampled_from(
+        [
+            "Subject",
+            "To",
+            "Cc",
+            "Reply-To",
+            "Date",
+            "Message-ID",
+            "Content-Type",
+            "Content-Transfer-Encoding",
+            "Content-Disposition",
+            "MIME-Version",
+            "X-Trace",
+            "Received",
+            "In-Reply-To",
+            "References",
+            "Resent-From",
+        ]
+    ),
+    st.text(
+        alphabet=st.characters(min_codepoint=33, max_codepoint=126, blacklist_characters=":"), min_size=1, max_size=20
+    ),
 )
 header_values = st.one_of(
     ascii_text,
     any_text,
-    st.sampled_from(["=?utf-8?q?caf=C3=A9?=", "=?x-unknown?b?AAAA?=", "=?utf-8?b?!!!?=", "multipart/mixed; boundary=\"", "text/plain; charset=x-bogus",
-                     "message/rfc822", "base64", "quoted-printable", "attachment; filename*=utf-8''%FF%FE", "(((((((((((((comment",
-                     "\"unterminated", "<<<>>>", "a" * 997, "a" * 1200, "x\r\n folded\r\n  again"]),
+    st.sampled_from(
+        [
+            "=?utf-8?q?caf=C3=A9?=",
+            "=?x-unknown?b?AAAA?=",
+            "=?utf-8?b?!!!?=",
+            'multipart/mixed; boundary="',
+            "text/plain; charset=x-bogus",
+            "message/rfc822",
+            "base64",
+            "quoted-printable",
+            "attachment; filename*=utf-8''%FF%FE",
+            "(((((((((((((comment",
+            '"unterminated',
+            "<<<>>>",
+            "a" * 997,
+            "a" * 1200,
+            "x\r\n folded\r\n  again",
+        ]
+    ),
 )
 authors = st.one_of(
-    st.sampled_from([f"From: {USER.email}", f"From: Chen Fang <{USER.email}>", f"From: {USER.email.upper()}", ""]),  # own: accepted
+    st.sampled_from(
+        [f"From: {USER.email}", f"From: Chen Fang <{USER.email}>", f"From: {USER.email.upper()}", ""]
+    ),  # own: accepted
     st.sampled_from([f"From: {USER.email}", f"From: Chen Fang <{USER.email}>"]),
-    st.sampled_from([f"From: {NURSE.email}", "From: boss@elsewhere.example", f"From: {USER.email}\r\nSender: {NURSE.email}",
-                     f"From: {USER.email}, x@y.example", "From: undisclosed:;", "From: =?utf-8?q?x?=", "From: <<<>>>"]),
+    st.sampled_from(
+        [
+            f"From: {NURSE.email}",
+            "From: boss@elsewhere.example",
+            f"From: {USER.email}\r\nSender: {NURSE.email}",
+            f"From: {USER.email}, x@y.example",
+            "From: undisclosed:;",
+            "From: =?utf-8?q?x?=",
+            "From: <<<>>>",
+        ]
+    ),
 )
 
 
@@ -250,7 +353,9 @@ def mime_parts(draw: Any, depth: int = 0) -> bytes:
     """One entity: header fields and a body that is text, encoded garbage or nested entities."""
     fields = draw(st.lists(st.tuples(header_names, header_values), max_size=4))
     if draw(st.integers(0, 20)) == 0:  # now and then, a header flood
-        fields += [("X-Flood", "v")] * draw(st.sampled_from([limits.MAX_HEADER_FIELDS - 5, limits.MAX_HEADER_FIELDS + 1, 400]))
+        fields += [("X-Flood", "v")] * draw(
+            st.sampled_from([limits.MAX_HEADER_FIELDS - 5, limits.MAX_HEADER_FIELDS + 1, 400])
+        )
     kinds = ["text", "text", "base64", "multipart", "rfc822", "bad-multipart"]
     kind = draw(st.sampled_from(kinds)) if depth <= limits.MAX_MIME_DEPTH else "text"
     head = b"".join(f"{n}: {v}".encode("utf-8", "surrogateescape") + b"\r\n" for n, v in fields)
@@ -258,13 +363,18 @@ def mime_parts(draw: Any, depth: int = 0) -> bytes:
         body = draw(st.binary(max_size=200)).replace(b"\r", b"").replace(b"\n", b"\r\n")
         return head + b"\r\n" + body
     if kind == "base64":
-        return head + b"Content-Transfer-Encoding: base64\r\n\r\n" + draw(st.binary(max_size=120)).replace(b"\n", b"") + b"\r\n"
+        return (
+            head
+            + b"Content-Transfer-Encoding: base64\r\n\r\n"
+            + draw(st.binary(max_size=120)).replace(b"\n", b"")
+            + b"\r\n"
+        )
     if kind == "rfc822":
         return head + b"Content-Type: message/rfc822\r\n\r\n" + draw(mime_parts(depth + 1))
     boundary = draw(st.sampled_from([b"B%d" % depth, b"", b"=", b" ", b"B" * 80, b"--"]))
     children = draw(st.lists(mime_parts(depth + 1), min_size=0, max_size=2 if depth < 2 else 1))
     declared = boundary if kind == "multipart" else b"other"
-    out = head + b"Content-Type: multipart/mixed; boundary=\"" + declared + b"\"\r\n\r\npreamble\r\n"
+    out = head + b'Content-Type: multipart/mixed; boundary="' + declared + b'"\r\n\r\npreamble\r\n'
     for child in children:
         out += b"--" + boundary + b"\r\n" + child + b"\r\n"
     if draw(st.booleans()):
@@ -276,7 +386,17 @@ def deep(depth: int) -> bytes:
     body = b"x\r\n"
     for level in range(depth, 0, -1):
         b = b"b%d" % level
-        body = b"Content-Type: multipart/mixed; boundary=" + b + b"\r\n\r\n--" + b + b"\r\n" + body + b"\r\n--" + b + b"--\r\n"
+        body = (
+            b"Content-Type: multipart/mixed; boundary="
+            + b
+            + b"\r\n\r\n--"
+            + b
+            + b"\r\n"
+            + body
+            + b"\r\n--"
+            + b
+            + b"--\r\n"
+        )
     return body
 
 
@@ -289,13 +409,19 @@ OBSERVED = {  # issue 9's observations, as DATA bodies (after the author line)
 
 
 @fuzz_settings(300)
-@given(authors, mime_parts(), st.sampled_from([[USER.email], [NURSE.email], ["auditor@regulator.example"], [NURSE.email, "x@y.example"]]))
+@given(
+    authors,
+    mime_parts(),
+    st.sampled_from([[USER.email], [NURSE.email], ["auditor@regulator.example"], [NURSE.email, "x@y.example"]]),
+)
 @example(f"From: {USER.email}", OBSERVED["300 nested multiparts"], ["auditor@regulator.example"])
 @example(f"From: {USER.email}", OBSERVED["20,000 header fields"], ["auditor@regulator.example"])
 @example(f"From: {USER.email}", OBSERVED["a 5,000-character header line"], [NURSE.email])
 @example(f"From: {USER.email}", OBSERVED["a folded 300 KiB header"], [NURSE.email])
 @example("From: Dr. Wang <wang@hospital.internal>", b"Subject: forged\r\n\r\nx\r\n", [NURSE.email])
-def test_smtp_data_bodies(base: Baseline, smtp_session: list[Smtp], author: str, entity: bytes, rcpts: list[str]) -> None:
+def test_smtp_data_bodies(
+    base: Baseline, smtp_session: list[Smtp], author: str, entity: bytes, rcpts: list[str]
+) -> None:
     session = smtp_session[0]
     assert session.command(f"MAIL FROM:<{USER.email}>".encode())[0] == 250
     for rcpt in rcpts:
@@ -322,7 +448,9 @@ class Imap:
         self.file = self.sock.makefile("rb")
         assert self.file.readline().startswith(b"* OK")
         self.n = 0
-        assert self.run([f'LOGIN "{env["CLAWMARK_MAIL_USER"]}" "{env["CLAWMARK_MAIL_PASSWORD"]}"'.encode()]).startswith(b"OK")
+        assert self.run([f'LOGIN "{env["CLAWMARK_MAIL_USER"]}" "{env["CLAWMARK_MAIL_PASSWORD"]}"'.encode()]).startswith(
+            b"OK"
+        )
         assert self.run([b"SELECT INBOX"]).startswith(b"OK")
 
     def run(self, segments: list[bytes]) -> bytes:
@@ -401,8 +529,24 @@ strings = st.one_of(st.binary(max_size=30), st.sampled_from([b"", b"zz", b"caf\x
 
 @st.composite
 def search_keys(draw: Any, depth: int = 0) -> list[bytes]:
-    simple = [b"ALL", b"ANSWERED", b"DELETED", b"FLAGGED", b"NEW", b"OLD", b"RECENT", b"SEEN", b"UNSEEN", b"DRAFT", b"UNDRAFT"]
-    kind = draw(st.sampled_from(["simple", "string", "header", "number", "date", "seq", "not", "or", "list"] if depth < 20 else ["simple"]))
+    simple = [
+        b"ALL",
+        b"ANSWERED",
+        b"DELETED",
+        b"FLAGGED",
+        b"NEW",
+        b"OLD",
+        b"RECENT",
+        b"SEEN",
+        b"UNSEEN",
+        b"DRAFT",
+        b"UNDRAFT",
+    ]
+    kind = draw(
+        st.sampled_from(
+            ["simple", "string", "header", "number", "date", "seq", "not", "or", "list"] if depth < 20 else ["simple"]
+        )
+    )
     if kind == "simple":
         return [draw(st.sampled_from(simple))]
     if kind == "string":
@@ -413,8 +557,12 @@ def search_keys(draw: Any, depth: int = 0) -> list[bytes]:
     if kind == "number":
         return [draw(st.sampled_from([b"LARGER", b"SMALLER"])) + b" %d" % draw(numbers)]
     if kind == "date":
-        date = draw(st.sampled_from([b"1-Feb-2024", b"31-Feb-2024", b"01-Xyz-2024", b"1-Jan-99999", b"\"7-Apr-2025\"", b""]))
-        return [draw(st.sampled_from([b"BEFORE", b"ON", b"SINCE", b"SENTBEFORE", b"SENTON", b"SENTSINCE"])) + b" " + date]
+        date = draw(
+            st.sampled_from([b"1-Feb-2024", b"31-Feb-2024", b"01-Xyz-2024", b"1-Jan-99999", b'"7-Apr-2025"', b""])
+        )
+        return [
+            draw(st.sampled_from([b"BEFORE", b"ON", b"SINCE", b"SENTBEFORE", b"SENTON", b"SENTSINCE"])) + b" " + date
+        ]
     if kind == "seq":
         return [draw(st.sampled_from([b"", b"UID "])) + draw(seq_sets)]
     if kind == "not":
@@ -428,22 +576,70 @@ def search_keys(draw: Any, depth: int = 0) -> list[bytes]:
     return join(*pieces, b")")
 
 
-valid_fetch_items = st.sampled_from([
-    b"FLAGS", b"UID", b"INTERNALDATE", b"ENVELOPE", b"BODYSTRUCTURE", b"BODY", b"RFC822.SIZE", b"RFC822.HEADER", b"BINARY.SIZE[1]",
-    b"BODY.PEEK[]", b"BODY.PEEK[HEADER]", b"BODY.PEEK[TEXT]", b"BODY.PEEK[1]", b"BODY.PEEK[1.MIME]", b"BODY.PEEK[2.1.1.1.1.1.1.1.1.1.1]",
-    b"BODY.PEEK[HEADER.FIELDS (SUBJECT FROM)]", b"BODY.PEEK[HEADER.FIELDS.NOT (X-A)]", b"BINARY.PEEK[1]", b"BINARY.PEEK[2]",
-    b"BODY.PEEK[]<0.10>", b"BODY.PEEK[]<4294967295.4294967295>", b"BODY[]", b"RFC822", b"EMAILID", b"THREADID", b"ALL", b"FAST", b"FULL",
-])
+valid_fetch_items = st.sampled_from(
+    [
+        b"FLAGS",
+        b"UID",
+        b"INTERNALDATE",
+        b"ENVELOPE",
+        b"BODYSTRUCTURE",
+        b"BODY",
+        b"RFC822.SIZE",
+        b"RFC822.HEADER",
+        b"BINARY.SIZE[1]",
+        b"BODY.PEEK[]",
+        b"BODY.PEEK[HEADER]",
+        b"BODY.PEEK[TEXT]",
+        b"BODY.PEEK[1]",
+        b"BODY.PEEK[1.MIME]",
+        b"BODY.PEEK[2.1.1.1.1.1.1.1.1.1.1]",
+        b"BODY.PEEK[HEADER.FIELDS (SUBJECT FROM)]",
+        b"BODY.PEEK[HEADER.FIELDS.NOT (X-A)]",
+        b"BINARY.PEEK[1]",
+        b"BINARY.PEEK[2]",
+        b"BODY.PEEK[]<0.10>",
+        b"BODY.PEEK[]<4294967295.4294967295>",
+        b"BODY[]",
+        b"RFC822",
+        b"EMAILID",
+        b"THREADID",
+        b"ALL",
+        b"FAST",
+        b"FULL",
+    ]
+)
 fetch_items = st.one_of(
     valid_fetch_items,
     valid_fetch_items,
     valid_fetch_items,
-    st.sampled_from([b"BODY[", b"BODY.PEEK[0]", b"NOSUCH", b"X-GM-MSGID", b"BODY.PEEK[HEADER.FIELDS ()]", b"BINARY[1.TEXT]"]),
+    st.sampled_from(
+        [b"BODY[", b"BODY.PEEK[0]", b"NOSUCH", b"X-GM-MSGID", b"BODY.PEEK[HEADER.FIELDS ()]", b"BINARY[1.TEXT]"]
+    ),
     st.binary(max_size=12).filter(lambda b: b"\r" not in b and b"\n" not in b and b"{" not in b),
 )
 mailbox_names = st.one_of(
-    st.sampled_from([b"INBOX", b"inbox", b"Sent", b"Trash", b"Fuzz", b"Fuzz/Sub", b"", b"/", b"..", b"a.b", b"&", b"&-", b"&AOk-", b"&Jjo!",
-                     b"%", b"*", b"x" * 250, b"Fuzz/" * 40]),
+    st.sampled_from(
+        [
+            b"INBOX",
+            b"inbox",
+            b"Sent",
+            b"Trash",
+            b"Fuzz",
+            b"Fuzz/Sub",
+            b"",
+            b"/",
+            b"..",
+            b"a.b",
+            b"&",
+            b"&-",
+            b"&AOk-",
+            b"&Jjo!",
+            b"%",
+            b"*",
+            b"x" * 250,
+            b"Fuzz/" * 40,
+        ]
+    ),
     st.text(max_size=20).map(lambda t: t.encode("utf-8")),
 )
 
@@ -464,7 +660,14 @@ def imap_commands(draw: Any) -> list[bytes]:
         listed = items[0] if len(items) == 1 and draw(st.booleans()) else b"(" + b" ".join(items) + b")"
         return [uid + b"FETCH " + draw(seq_sets) + b" " + listed]
     if kind == "store":
-        flags = draw(st.lists(st.sampled_from([b"\\Seen", b"\\Flagged", b"\\Deleted", b"\\Recent", b"\\Bogus", b"kw", b"$Label1", b"(", b"\\"]), max_size=4))
+        flags = draw(
+            st.lists(
+                st.sampled_from(
+                    [b"\\Seen", b"\\Flagged", b"\\Deleted", b"\\Recent", b"\\Bogus", b"kw", b"$Label1", b"(", b"\\"]
+                ),
+                max_size=4,
+            )
+        )
         mode = draw(st.sampled_from([b"FLAGS", b"+FLAGS", b"-FLAGS.SILENT", b"FLAGS.BOGUS"]))
         return [uid + b"STORE " + draw(seq_sets) + b" " + mode + b" (" + b" ".join(flags) + b")"]
     if kind == "copy":
@@ -472,10 +675,17 @@ def imap_commands(draw: Any) -> list[bytes]:
         return join(uid + verb + draw(seq_sets) + b" ", literal(draw(mailbox_names), draw))
     if kind == "list":
         verb = draw(st.sampled_from([b"LIST ", b"LSUB "]))
-        pattern = draw(st.one_of(st.sampled_from([b"*", b"%", b"*a*a*a*a*a*a*a*a*b", b"%/%/%", b"&"]), st.binary(max_size=20)))
+        pattern = draw(
+            st.one_of(st.sampled_from([b"*", b"%", b"*a*a*a*a*a*a*a*a*b", b"%/%/%", b"&"]), st.binary(max_size=20))
+        )
         return join(verb, literal(draw(mailbox_names), draw), b" ", literal(pattern, draw))
     if kind == "status":
-        items = draw(st.lists(st.sampled_from([b"MESSAGES", b"RECENT", b"UIDNEXT", b"UIDVALIDITY", b"UNSEEN", b"SIZE", b"BOGUS"]), max_size=4))
+        items = draw(
+            st.lists(
+                st.sampled_from([b"MESSAGES", b"RECENT", b"UIDNEXT", b"UIDVALIDITY", b"UNSEEN", b"SIZE", b"BOGUS"]),
+                max_size=4,
+            )
+        )
         return join(b"STATUS ", literal(draw(mailbox_names), draw), b" (" + b" ".join(items) + b")")
     if kind == "create":
         verb = draw(st.sampled_from([b"CREATE ", b"DELETE ", b"SUBSCRIBE ", b"UNSUBSCRIBE ", b"EXAMINE ", b"SELECT "]))
@@ -485,9 +695,34 @@ def imap_commands(draw: Any) -> list[bytes]:
         date = draw(st.sampled_from([b"", b'"07-Apr-2025 09:00:00 +0000" ', b'"99-Xyz-2025 99:99:99 +9999" ']))
         message = draw(st.one_of(mime_parts(), st.binary(max_size=100)))
         return join(b"APPEND ", literal(draw(mailbox_names), draw), b" " + flags + date, literal(message, draw))
-    return [draw(st.sampled_from([b"NOOP", b"CHECK", b"EXPUNGE", b"CAPABILITY", b"ID NIL", b"ID (" + b'"a" "b" ' * 40 + b")", b"NAMESPACE",
-                                  b"ENABLE X", b"UNSELECT", b"CLOSE", b"LOGIN a b", b"AUTHENTICATE XOAUTH", b"STARTTLS", b"FROB", b"",
-                                  b"\x00\xff", b"SEARCH", b"FETCH", b"UID", b"UID FROB 1"]))]
+    return [
+        draw(
+            st.sampled_from(
+                [
+                    b"NOOP",
+                    b"CHECK",
+                    b"EXPUNGE",
+                    b"CAPABILITY",
+                    b"ID NIL",
+                    b"ID (" + b'"a" "b" ' * 40 + b")",
+                    b"NAMESPACE",
+                    b"ENABLE X",
+                    b"UNSELECT",
+                    b"CLOSE",
+                    b"LOGIN a b",
+                    b"AUTHENTICATE XOAUTH",
+                    b"STARTTLS",
+                    b"FROB",
+                    b"",
+                    b"\x00\xff",
+                    b"SEARCH",
+                    b"FETCH",
+                    b"UID",
+                    b"UID FROB 1",
+                ]
+            )
+        )
+    ]
 
 
 def observed(command: bytes) -> list[bytes]:
@@ -526,7 +761,9 @@ def test_imap_command_grammar(base: Baseline, imap_session: list[Imap], segments
     words = segments[0].split(b" ", 2)
     verb = b" ".join(words[:2] if words[0] == b"UID" else words[:1]).decode(errors="replace")[:16]
     code = re.match(rb"\w+ \[([A-Z-]+)", reply)
-    event(f"{verb} answered {reply.split(b' ', 1)[0].decode(errors='replace')[:4]}{f' [{code.group(1).decode()}]' if code else ''}")
+    event(
+        f"{verb} answered {reply.split(b' ', 1)[0].decode(errors='replace')[:4]}{f' [{code.group(1).decode()}]' if code else ''}"
+    )
     imap_alive(base, imap_session, reply)
     if base.check(accepted=reply.startswith(b"OK")):
         imap_session[0].close()  # the rollback renumbered the folders under the open session

@@ -78,7 +78,9 @@ class Imap:
         self.sock = socket.create_connection(("127.0.0.1", int(env["CLAWMARK_IMAP_PORT"])), timeout=REQUEST_LIMIT_S)
         self.file = self.sock.makefile("rb")
         assert self.file.readline().startswith(b"* OK")
-        assert self.run(f'LOGIN "{env["CLAWMARK_MAIL_USER"]}" "{env["CLAWMARK_MAIL_PASSWORD"]}"'.encode(), b"L").startswith(b"L OK")
+        assert self.run(
+            f'LOGIN "{env["CLAWMARK_MAIL_USER"]}" "{env["CLAWMARK_MAIL_PASSWORD"]}"'.encode(), b"L"
+        ).startswith(b"L OK")
         if select:
             assert self.run(b"SELECT INBOX", b"S").startswith(b"S OK")
 
@@ -128,7 +130,17 @@ def nested(depth: int) -> bytes:
     body = b"innermost\r\n"
     for level in range(depth, 0, -1):
         b = b"b%d" % level
-        body = b"Content-Type: multipart/mixed; boundary=" + b + b"\r\n\r\n--" + b + b"\r\n" + body + b"\r\n--" + b + b"--\r\n"
+        body = (
+            b"Content-Type: multipart/mixed; boundary="
+            + b
+            + b"\r\n\r\n--"
+            + b
+            + b"\r\n"
+            + body
+            + b"\r\n--"
+            + b
+            + b"--\r\n"
+        )
     return HEAD + body
 
 
@@ -165,7 +177,10 @@ def test_20000_header_fields_are_refused_at_data(world: World) -> None:
         (nested(limits.MAX_MIME_DEPTH), "nested more than"),
         (many_parts(limits.MAX_MIME_PARTS), "MIME parts"),
         (many_headers(limits.MAX_HEADER_FIELDS), "header fields"),
-        (HEAD + b"X-Big: " + b"a" * 900 + b"".join(b"\r\n " + b"a" * 900 for _ in range(300)) + b"\r\n\r\nbody\r\n", "header section"),
+        (
+            HEAD + b"X-Big: " + b"a" * 900 + b"".join(b"\r\n " + b"a" * 900 for _ in range(300)) + b"\r\n\r\nbody\r\n",
+            "header section",
+        ),
     ],
     ids=["depth", "parts", "fields", "header-bytes"],
 )
@@ -267,7 +282,9 @@ def test_search_nesting_at_the_limit_is_answered(imap: Imap) -> None:
     [
         b"SEARCH " + b"OR " * 3000 + b"ALL " * 3001,  # recursion without parentheses
         b"SEARCH " + b" ".join(b"SUBJECT s%d" % i for i in range(limits.MAX_SEARCH_KEYS + 1)),
-        b"SEARCH " + b"OR " * limits.MAX_SEARCH_KEYS + b" ".join(b"LARGER %d" % i for i in range(limits.MAX_SEARCH_KEYS + 1)),
+        b"SEARCH "
+        + b"OR " * limits.MAX_SEARCH_KEYS
+        + b" ".join(b"LARGER %d" % i for i in range(limits.MAX_SEARCH_KEYS + 1)),
         b"FETCH 1 (" + b" ".join([b"FLAGS"] * (limits.MAX_FETCH_ITEMS + 1)) + b")",
         b"FETCH 1 (" + b" ".join(b"BODY.PEEK[%d]" % i for i in range(1, limits.MAX_FETCH_SECTIONS + 2)) + b")",
         b"FETCH 1 " + b"(" * 50 + b"FLAGS" + b")" * 50,
@@ -328,8 +345,16 @@ def test_list_pattern_with_many_wildcards_is_answered_quickly(tmp_path: Path) ->
         reply = client.run(b'LIST "" "' + b"*a" * 30 + b'*b"', b"Q")
         assert reply.startswith(b"Q OK") and time.monotonic() - started < REQUEST_LIMIT_S
         client.send(b'Q LIST "" "*a%"\r\n')
-        listed = [line.rsplit(b" ", 1)[-1].strip().strip(b'"') for line in client.untagged_and_tagged(b"Q") if line.startswith(b"* LIST")]
-        assert sorted(listed) == [b"Drafts", b"Trash", b"a" * 150]  # "Sent" has no "a"; INBOX only matches case-insensitively
+        listed = [
+            line.rsplit(b" ", 1)[-1].strip().strip(b'"')
+            for line in client.untagged_and_tagged(b"Q")
+            if line.startswith(b"* LIST")
+        ]
+        assert sorted(listed) == [
+            b"Drafts",
+            b"Trash",
+            b"a" * 150,
+        ]  # "Sent" has no "a"; INBOX only matches case-insensitively
     finally:
         client.close()
         world.stop()
@@ -366,7 +391,11 @@ def test_append_over_the_size_limit_answers_toobig(world: World, imap: Imap) -> 
 
 @pytest.mark.parametrize(
     "raw, problem",
-    [(nested(300), b"nested"), (many_headers(20_000), b"header fields"), (HEAD + b"X-Long: " + b"x" * 1000 + b"\r\n\r\nx\r\n", b"header line")],
+    [
+        (nested(300), b"nested"),
+        (many_headers(20_000), b"header fields"),
+        (HEAD + b"X-Long: " + b"x" * 1000 + b"\r\n\r\nx\r\n", b"header line"),
+    ],
     ids=["depth", "fields", "line"],
 )
 def test_append_of_a_hostile_structure_answers_no_limit(world: World, imap: Imap, raw: bytes, problem: bytes) -> None:
@@ -389,14 +418,18 @@ def test_smtp_over_the_store_quota_answers_552(world: World, monkeypatch: pytest
 
 
 @pytest.mark.parametrize("command", [b"APPEND INBOX {10+}\r\nSubject: q\r\n", b"COPY 1 Trash"], ids=["append", "copy"])
-def test_imap_over_the_store_quota_answers_overquota(world: World, imap: Imap, monkeypatch: pytest.MonkeyPatch, command: bytes) -> None:
+def test_imap_over_the_store_quota_answers_overquota(
+    world: World, imap: Imap, monkeypatch: pytest.MonkeyPatch, command: bytes
+) -> None:
     monkeypatch.setattr(limits, "STORE_QUOTA_BYTES", world.mail._store.usage().bytes)
     before = state(world)
     assert imap.run(command, b"Q").startswith(b"Q NO [OVERQUOTA]")
     assert state(world) == before
 
 
-def test_create_beyond_the_folder_limit_answers_no_limit(world: World, imap: Imap, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_create_beyond_the_folder_limit_answers_no_limit(
+    world: World, imap: Imap, monkeypatch: pytest.MonkeyPatch
+) -> None:
     folders = [f for f in world.mail.folders() if f != "INBOX"]
     monkeypatch.setattr(limits, "MAX_FOLDERS_PER_ACCOUNT", len(folders) + 1)
     assert imap.run(b"CREATE Deep/Er", b"Q").startswith(b"Q NO [LIMIT]")  # two new folders

@@ -104,7 +104,10 @@ def test_attachments_survive_smtp(world: World, env: dict[str, str]) -> None:
     with smtp_login(env) as smtp:
         smtp.send_message(msg)
     sent = world.mail.find(subject="Report attached", to=DOCTOR.email)
-    assert [(a.filename, a.content_type) for a in sent.attachments] == [("review.pdf", "application/pdf"), ("rows.csv", "text/csv")]
+    assert [(a.filename, a.content_type) for a in sent.attachments] == [
+        ("review.pdf", "application/pdf"),
+        ("rows.csv", "text/csv"),
+    ]
     assert sent.attachment("review.pdf").data == pdf
     received = world.mail.find(subject="Report attached", mailbox=DOCTOR)
     assert received.attachment("review.pdf").sha256 == sent.attachment("review.pdf").sha256
@@ -237,8 +240,13 @@ def test_deliver_builds_mime_with_attachments(world: World, tmp_path: Path) -> N
     evidence = tmp_path / "labs.csv"
     evidence.write_text("patient,creatinine\nP-2189,180\n")
     mid = world.mail.deliver(
-        NURSE, [USER, DOCTOR], "Labs", "See attached.", cc=[OUTSIDER],
-        attachments=[evidence, ("scan.png", b"\x89PNG fake")], silent="labs_arrive",
+        NURSE,
+        [USER, DOCTOR],
+        "Labs",
+        "See attached.",
+        cc=[OUTSIDER],
+        attachments=[evidence, ("scan.png", b"\x89PNG fake")],
+        silent="labs_arrive",
     )
     (m,) = world.mail.inbox()
     assert m.message_id == mid and m.sender == NURSE.email and m.sender_name == NURSE.name
@@ -250,8 +258,9 @@ def test_deliver_builds_mime_with_attachments(world: World, tmp_path: Path) -> N
     ]
     assert world.mail.inbox(DOCTOR)[0].message_id == mid
     assert world.mail.outside(to=OUTSIDER)[0].message_id == mid
-    assert world.mutations.applied == [("labs_arrive", "mail", f"delivered 'Labs' from {NURSE.email} to "
-                                        f"{USER.email}, {DOCTOR.email}, {OUTSIDER}")]
+    assert world.mutations.applied == [
+        ("labs_arrive", "mail", f"delivered 'Labs' from {NURSE.email} to {USER.email}, {DOCTOR.email}, {OUTSIDER}")
+    ]
     assert world.audit.entries("mail") == []  # admin actions are not agent actions
 
 
@@ -265,7 +274,9 @@ def test_deliver_accepts_named_addresses(world: World) -> None:
 
 
 def test_deliver_from_the_user_is_filed_in_sent(world: World) -> None:
-    world.mail.deliver(USER, NURSE, "Earlier thread", "sent last week", date=datetime(2025, 3, 31, 8, tzinfo=timezone.utc))
+    world.mail.deliver(
+        USER, NURSE, "Earlier thread", "sent last week", date=datetime(2025, 3, 31, 8, tzinfo=timezone.utc)
+    )
     (copy,) = world.mail.inbox(USER, folder="Sent")
     assert copy.subject == "Earlier thread" and copy.date == datetime(2025, 3, 31, 8, tzinfo=timezone.utc)
     assert world.mail.sent() == []  # seeded history is not something the agent sent
@@ -343,7 +354,7 @@ def test_two_worlds_seeded_alike_have_identical_snapshots(tmp_path: Path) -> Non
     for name in ("a", "b"):
         world = make_world(tmp_path / name)
         try:
-            world.credentials  # distinct random secrets must not leak into snapshots
+            _ = world.credentials  # distinct random secrets must not leak into snapshots
             seed(world)
             env = world.agent_env()
             with smtp_login(env) as smtp:
@@ -379,10 +390,14 @@ def test_snapshot_restore_round_trip(world: World, tmp_path: Path) -> None:
 
 def test_people_may_be_given_as_name_address_pairs_and_bad_ones_say_so(world: World) -> None:
     """``("Name", "a@x")`` is one person (as ``Task(user=...)`` takes it), in every address slot."""
-    mid = world.mail.deliver(("Li Na", NURSE.email), (USER.name, USER.email), "Pairs", "Body", cc=[("Ops", "ops@elsewhere.example")])
+    mid = world.mail.deliver(
+        ("Li Na", NURSE.email), (USER.name, USER.email), "Pairs", "Body", cc=[("Ops", "ops@elsewhere.example")]
+    )
     assert mid.endswith("@hospital.internal>")  # not a domain made of the tuple's text
     m = world.mail.find(mailbox=USER.email, subject="Pairs")
     assert (m.sender, m.sender_name, m.to, m.cc) == (NURSE.email, "Li Na", (USER.email,), ("ops@elsewhere.example",))
     assert [o.envelope_to for o in world.mail.outside()] == [("ops@elsewhere.example",)]
-    with pytest.raises(TypeError, match=r"a mail address must be a Person, 'a@x', 'Name <a@x>' or a \(name, address\) pair, not 42"):
+    with pytest.raises(
+        TypeError, match=r"a mail address must be a Person, 'a@x', 'Name <a@x>' or a \(name, address\) pair, not 42"
+    ):
         world.mail.deliver(42, [world.user], "x", "y")  # type: ignore[arg-type]

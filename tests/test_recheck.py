@@ -17,33 +17,75 @@ def _run(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
 def test_recheck_reproduces_the_verdicts_then_follows_an_edited_checker(tmp_path: Path) -> None:
     assert _run(tmp_path, "-m", "pytest_clawmark.cli", "new-task", "hr/purchase_requests").returncode == 0
     for agent in ("reference", "noop"):
-        _run(tmp_path, "-m", "pytest", "tasks", f"--agent={agent}", f"--clawmark-json={agent}.json", "-p", "no:cacheprovider", "-q", "--clawmark-progress=off")
+        _run(
+            tmp_path,
+            "-m",
+            "pytest",
+            "tasks",
+            f"--agent={agent}",
+            f"--clawmark-json={agent}.json",
+            "-p",
+            "no:cacheprovider",
+            "-q",
+            "--clawmark-progress=off",
+        )
     for agent in ("reference", "noop"):
         r = _run(tmp_path, "-m", "pytest_clawmark.cli", "recheck", f"{agent}.json")
         assert r.returncode == 0 and "0 verdict(s) changed" in r.stdout, r.stdout + r.stderr
-        before, after = (json.loads((tmp_path / name).read_text()) for name in (f"{agent}.json", f"{agent}.rechecked.json"))
-        assert [(c["id"], c["outcome"], c["message"]) for c in after["tasks"][0]["checkers"]] == [(c["id"], c["outcome"], c["message"]) for c in before["tasks"][0]["checkers"]]
-        assert after["summary"]["score"] == before["summary"]["score"] and after["run"]["recheck"]["tasks_changed_since_run"] == []
+        before, after = (
+            json.loads((tmp_path / name).read_text()) for name in (f"{agent}.json", f"{agent}.rechecked.json")
+        )
+        assert [(c["id"], c["outcome"], c["message"]) for c in after["tasks"][0]["checkers"]] == [
+            (c["id"], c["outcome"], c["message"]) for c in before["tasks"][0]["checkers"]
+        ]
+        assert (
+            after["summary"]["score"] == before["summary"]["score"]
+            and after["run"]["recheck"]["tasks_changed_since_run"] == []
+        )
     # the author tightens a checker (the amount must now be the original one): re-scored without the agent
     module = tmp_path / "tasks" / "hr" / "purchase_requests" / "task_purchase_requests.py"
-    module.write_text(module.read_text().replace("assert found == [money(F.request.revised_amount)]", "assert found == [money(F.request.amount)]"))
+    module.write_text(
+        module.read_text().replace(
+            "assert found == [money(F.request.revised_amount)]", "assert found == [money(F.request.amount)]"
+        )
+    )
     r = _run(tmp_path, "-m", "pytest_clawmark.cli", "recheck", "reference.json", "--out", "tightened.json")
-    assert r.returncode == 0 and "1 verdict(s) changed" in r.stdout and "spend_logged: passed -> failed" in r.stdout, r.stdout + r.stderr
+    assert r.returncode == 0 and "1 verdict(s) changed" in r.stdout and "spend_logged: passed -> failed" in r.stdout, (
+        r.stdout + r.stderr
+    )
     doc = json.loads((tmp_path / "tightened.json").read_text())
     (t,) = doc["tasks"]
     spend = next(c for c in t["checkers"] if c["id"] == "spend_logged")
     assert spend["outcome"] == "failed" and spend["message"].startswith("expected one Spend row for REQ-102"), spend
     assert t["score"] < 1.0 and doc["run"]["recheck"]["tasks_changed_since_run"] == ["hr/purchase_requests"]
-    assert doc["run"]["recheck"]["verdicts_changed"] == 1 and "the agent was not run again" in doc["run"]["recheck"]["note"]
+    assert (
+        doc["run"]["recheck"]["verdicts_changed"] == 1
+        and "the agent was not run again" in doc["run"]["recheck"]["note"]
+    )
 
 
 def test_recheck_keeps_trials_that_were_not_complete_and_says_why(tmp_path: Path) -> None:
     assert _run(tmp_path, "-m", "pytest_clawmark.cli", "new-task", "hr/purchase_requests").returncode == 0
-    _run(tmp_path, "-m", "pytest", "tasks", "--agent=reference", "--clawmark-json=part.json", "-k", "day1", "-p", "no:cacheprovider", "-q", "--clawmark-progress=off")
+    _run(
+        tmp_path,
+        "-m",
+        "pytest",
+        "tasks",
+        "--agent=reference",
+        "--clawmark-json=part.json",
+        "-k",
+        "day1",
+        "-p",
+        "no:cacheprovider",
+        "-q",
+        "--clawmark-progress=off",
+    )
     doc = json.loads((tmp_path / "part.json").read_text())
     assert doc["tasks"][0]["status"] == "partial"
     r = _run(tmp_path, "-m", "pytest_clawmark.cli", "recheck", "part.json")
-    assert r.returncode == 0 and "not rechecked: hr/purchase_requests trial 1: partial, kept as it was" in r.stdout, r.stdout + r.stderr
+    assert r.returncode == 0 and "not rechecked: hr/purchase_requests trial 1: partial, kept as it was" in r.stdout, (
+        r.stdout + r.stderr
+    )
     after = json.loads((tmp_path / "part.rechecked.json").read_text())
     assert after["tasks"][0]["status"] == "partial" and after["tasks"][0]["score"] is None
 

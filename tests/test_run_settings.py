@@ -43,7 +43,9 @@ DEFAULTS: dict[str, Any] = {
 """What pytest's parser gives when no clawmark option is on the command line."""
 
 
-def sources(options: dict[str, Any] | None = None, ini: dict[str, Any] | None = None, env: dict[str, str] | None = None) -> Sources:
+def sources(
+    options: dict[str, Any] | None = None, ini: dict[str, Any] | None = None, env: dict[str, str] | None = None
+) -> Sources:
     return Sources({**DEFAULTS, **(options or {})}, ini or {}, env or {})
 
 
@@ -100,7 +102,9 @@ VALIDATORS: list[tuple[Callable[[str], Any], str, Any]] = [
 ]
 
 
-@pytest.mark.parametrize(("validator", "text", "expected"), VALIDATORS, ids=[f"{v.__name__}:{t}" for v, t, _ in VALIDATORS])
+@pytest.mark.parametrize(
+    ("validator", "text", "expected"), VALIDATORS, ids=[f"{v.__name__}:{t}" for v, t, _ in VALIDATORS]
+)
 def test_command_line_validators(validator: Callable[[str], Any], text: str, expected: Any) -> None:
     if isinstance(expected, str) and expected != text:
         with pytest.raises(ArgumentTypeError, match=f"^{expected.replace('(', '[(]').replace(')', '[)]')}$"):
@@ -113,7 +117,10 @@ def test_command_line_validators(validator: Callable[[str], Any], text: str, exp
 def test_command_line_beats_environment_beats_ini() -> None:
     ini = {"clawmark_agent": "noop"}
     assert sources(ini=ini).text("clawmark_agent", "CLAWMARK_AGENT", "clawmark_agent") == "noop"
-    assert sources(ini=ini, env={"CLAWMARK_AGENT": "command"}).text("clawmark_agent", "CLAWMARK_AGENT", "clawmark_agent") == "command"
+    assert (
+        sources(ini=ini, env={"CLAWMARK_AGENT": "command"}).text("clawmark_agent", "CLAWMARK_AGENT", "clawmark_agent")
+        == "command"
+    )
     both = sources({"clawmark_agent": "reference"}, ini=ini, env={"CLAWMARK_AGENT": "command"})
     assert both.text("clawmark_agent", "CLAWMARK_AGENT", "clawmark_agent") == "reference"
     empty = sources({"clawmark_agent": ""}, ini={"clawmark_agent": ""}, env={"CLAWMARK_AGENT": ""})
@@ -122,29 +129,66 @@ def test_command_line_beats_environment_beats_ini() -> None:
 
 def test_run_settings_from_ini_and_environment() -> None:
     ini = {"clawmark_trials": "2", "clawmark_json": "ini.json", "clawmark_fail_under": "99", "clawmark_evidence": "ev"}
-    assert resolve_run_settings(sources(ini=ini)) == {"clawmark_trials": 2, "clawmark_json": "ini.json", "clawmark_fail_under": 99.0, "clawmark_evidence": "ev"}
+    assert resolve_run_settings(sources(ini=ini)) == {
+        "clawmark_trials": 2,
+        "clawmark_json": "ini.json",
+        "clawmark_fail_under": 99.0,
+        "clawmark_evidence": "ev",
+    }
     env = {"CLAWMARK_TRIALS": " 3 ", "CLAWMARK_JSON": "env.json"}
     got = resolve_run_settings(sources({"clawmark_trials": 1}, ini=ini, env=env))
-    assert got == {"clawmark_trials": 1, "clawmark_json": "env.json", "clawmark_fail_under": 99.0, "clawmark_evidence": "ev"}
+    assert got == {
+        "clawmark_trials": 1,
+        "clawmark_json": "env.json",
+        "clawmark_fail_under": 99.0,
+        "clawmark_evidence": "ev",
+    }
     assert resolve_run_settings(sources(ini={"clawmark_json": "   "})) == dict.fromkeys(got)  # blank is unset
-    with pytest.raises(SettingsError, match=r"^--clawmark-fail-under \(ini clawmark_fail_under, env CLAWMARK_FAIL_UNDER\) takes a number, got 'lots'$"):
+    with pytest.raises(
+        SettingsError,
+        match=r"^--clawmark-fail-under \(ini clawmark_fail_under, env CLAWMARK_FAIL_UNDER\) takes a number, got 'lots'$",
+    ):
         resolve_run_settings(sources(env={"CLAWMARK_FAIL_UNDER": "lots"}))
 
 
 def test_defaults() -> None:
     o = build(sources())
-    assert (o.agent_name, o.agent_options, o.trials, o.json_path, o.fail_under, o.evidence, o.resume) == ("", {}, 1, None, None, None, None)
+    assert (o.agent_name, o.agent_options, o.trials, o.json_path, o.fail_under, o.evidence, o.resume) == (
+        "",
+        {},
+        1,
+        None,
+        None,
+        None,
+        None,
+    )
     assert (o.turn_timeout, o.run_timeout, o.agent_retries, o.retry_backoff) == (None, None, 0, 2.0)
-    assert (o.isolation, o.backend, o.shard, o.rerun_determinism, o.keep_worlds, o.upstream_exceptions) == (Resolved("auto", "bwrap"), "local", None, False, False, "ours")
+    assert (o.isolation, o.backend, o.shard, o.rerun_determinism, o.keep_worlds, o.upstream_exceptions) == (
+        Resolved("auto", "bwrap"),
+        "local",
+        None,
+        False,
+        False,
+        "ours",
+    )
 
 
 def test_agent_options_join_ini_lines_and_command_line() -> None:
-    o = build(sources({"clawmark_agent_options": ["model=b", "cmd=x"]}, ini={"clawmark_agent_options": ["model=a", "temperature=0"]}))
+    o = build(
+        sources(
+            {"clawmark_agent_options": ["model=b", "cmd=x"]},
+            ini={"clawmark_agent_options": ["model=a", "temperature=0"]},
+        )
+    )
     assert o.agent_options == {"model": "b", "temperature": "0", "cmd": "x"}
 
 
 def test_agent_limits_per_key_command_line_beats_environment_beats_ini() -> None:
-    src = sources({"clawmark_agent_limits": ["memory=3G"]}, ini={"clawmark_agent_limits": ["memory=1G", "processes=100"]}, env={"CLAWMARK_AGENT_LIMITS": "memory=2G,open_files=64"})
+    src = sources(
+        {"clawmark_agent_limits": ["memory=3G"]},
+        ini={"clawmark_agent_limits": ["memory=1G", "processes=100"]},
+        env={"CLAWMARK_AGENT_LIMITS": "memory=2G,open_files=64"},
+    )
     limits = build(src).agent_limits
     assert limits.memory == 3 << 30 and limits.processes == 100 and limits.open_files == 64
 
@@ -162,7 +206,10 @@ def test_a_worker_takes_the_controllers_isolation() -> None:
 
 def test_shard_from_the_command_line_or_the_environment() -> None:
     assert build(sources({"clawmark_shard": "2/4"})).shard.to_json() == {"index": 2, "count": 4}  # type: ignore[union-attr]
-    assert build(sources(env={"CLAWMARK_SHARD": "4", "JOB_COMPLETION_INDEX": "0"})).shard.to_json() == {"index": 1, "count": 4}  # type: ignore[union-attr]
+    assert build(sources(env={"CLAWMARK_SHARD": "4", "JOB_COMPLETION_INDEX": "0"})).shard.to_json() == {
+        "index": 1,
+        "count": 4,
+    }  # type: ignore[union-attr]
 
 
 REFUSALS: list[tuple[str, Sources, str]] = [
@@ -193,7 +240,9 @@ def test_what_the_builder_refuses(case: str, src: Sources, message: str) -> None
 
 def test_the_first_problem_is_the_one_reported() -> None:
     """The order of the checks is the order the plugin always had: agent options first."""
-    assert refusal(sources(ini={"clawmark_agent_options": ["x"]}, env={"CLAWMARK_TRIALS": "0", "CLAWMARK_BACKEND": "cloud"})).startswith("--agent-option")
+    assert refusal(
+        sources(ini={"clawmark_agent_options": ["x"]}, env={"CLAWMARK_TRIALS": "0", "CLAWMARK_BACKEND": "cloud"})
+    ).startswith("--agent-option")
     assert refusal(sources(env={"CLAWMARK_TRIALS": "0", "CLAWMARK_BACKEND": "cloud"})).startswith("--clawmark-trials")
 
 
@@ -203,7 +252,10 @@ def test_progress_is_read_when_the_run_begins() -> None:
     assert (default.mode, default.heartbeat, default.stream) == ("lines", 30.0, False)
     assert progress_settings(sources({"clawmark_heartbeat": 0.0})).heartbeat == 0.0  # --clawmark-heartbeat=0: none
     assert progress_settings(sources(env={"CLAWMARK_HEARTBEAT": "0"})).heartbeat == 0.0
-    assert progress_settings(sources({"capture": "no"})).stream and progress_settings(sources({"clawmark_stream": True})).stream
+    assert (
+        progress_settings(sources({"capture": "no"})).stream
+        and progress_settings(sources({"clawmark_stream": True})).stream
+    )
     off = progress_settings(sources(env={"CLAWMARK_PROGRESS": "off", "CLAWMARK_HEARTBEAT": "often"}))
     assert off.mode == "off"  # a bad heartbeat does not matter when there are no lines
     with pytest.raises(SettingsError, match=r"^the heartbeat must be a number of seconds \(0: none\), got 'often'$"):
@@ -228,9 +280,14 @@ def test_evidence_folder(tmp_path: Path) -> None:
     (named / "journal.jsonl").write_text("")
     with pytest.raises(SettingsError, match="already holds a run"):
         choose_evidence_root(build(sources({"clawmark_evidence": str(named)})), tmp_path)
-    assert choose_evidence_root(build(sources({"clawmark_resume": str(named)})), tmp_path) == (named.resolve(), named.resolve())
+    assert choose_evidence_root(build(sources({"clawmark_resume": str(named)})), tmp_path) == (
+        named.resolve(),
+        named.resolve(),
+    )
     with pytest.raises(SettingsError, match="name different runs"):
-        choose_evidence_root(build(sources({"clawmark_resume": str(named), "clawmark_evidence": str(tmp_path / "other")})), tmp_path)
+        choose_evidence_root(
+            build(sources({"clawmark_resume": str(named), "clawmark_evidence": str(tmp_path / "other")})), tmp_path
+        )
     with pytest.raises(SettingsError, match="no earlier run under"):
         choose_evidence_root(build(sources({"clawmark_resume": "latest"})), tmp_path / "elsewhere")
 
@@ -249,27 +306,62 @@ class Hook:
 
 
 def test_a_session_begins_and_a_worker_continues_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    options = build(sources({"clawmark_agent": "stub", "clawmark_agent_options": ["token=secret-ish", "model=m"], "clawmark_run_timeout": 60.0, "clawmark_trials": 2}))
+    options = build(
+        sources(
+            {
+                "clawmark_agent": "stub",
+                "clawmark_agent_options": ["token=secret-ish", "model=m"],
+                "clawmark_run_timeout": 60.0,
+                "clawmark_trials": 2,
+            }
+        )
+    )
     controller = ClawmarkSession(Hook())
     controller.begin(options, tmp_path)
     settings = controller.settings
-    assert settings.evidence_root == controller.evidence_root and settings.evidence_root.parent == tmp_path / ".clawmark" / "runs"
-    assert (settings.agent_name, settings.trials, settings.isolation, settings.isolation_requested, settings.run_timeout) == ("stub", 2, "bwrap", "auto", 60.0)
+    assert (
+        settings.evidence_root == controller.evidence_root
+        and settings.evidence_root.parent == tmp_path / ".clawmark" / "runs"
+    )
+    assert (
+        settings.agent_name,
+        settings.trials,
+        settings.isolation,
+        settings.isolation_requested,
+        settings.run_timeout,
+    ) == ("stub", 2, "bwrap", "auto", 60.0)
     assert settings.deadline is not None and settings.deadline == controller.deadline
-    assert settings.make_agent().options == {"token": "secret-ish", "model": "m"}  # a fresh agent from the hook's factory
+    assert settings.make_agent().options == {
+        "token": "secret-ish",
+        "model": "m",
+    }  # a fresh agent from the hook's factory
     m = controller.manifest
-    assert (m["agent"], m["trials"], m["isolation"], m["backend"], m["rootdir"]) == ("stub", 2, "bwrap", "local", str(tmp_path))
-    assert m["agent_identity"].startswith("sha256:") and m["started"] == controller.started.isoformat(timespec="seconds")
+    assert (m["agent"], m["trials"], m["isolation"], m["backend"], m["rootdir"]) == (
+        "stub",
+        2,
+        "bwrap",
+        "local",
+        str(tmp_path),
+    )
+    assert m["agent_identity"].startswith("sha256:") and m["started"] == controller.started.isoformat(
+        timespec="seconds"
+    )
 
     controller.attempt, controller.keep = 3, {"task_a.py::trial1": None}
     handed = controller.worker_input()
     worker = ClawmarkSession(Hook())
-    worker.begin(build(sources({"clawmark_agent": "stub"}), worker_isolation=handed["clawmark_isolation"]), tmp_path / "worker-rootdir", handed)
+    worker.begin(
+        build(sources({"clawmark_agent": "stub"}), worker_isolation=handed["clawmark_isolation"]),
+        tmp_path / "worker-rootdir",
+        handed,
+    )
     assert worker.evidence_root == controller.evidence_root and worker.deadline == controller.deadline
     assert (worker.attempt, worker.keep, worker.started) == (3, {"task_a.py::trial1": None}, controller.started)
     assert worker.settings.isolation == controller.settings.isolation and worker.resumed_from is None
 
     journaled: list[tuple[Path, Any]] = []
-    monkeypatch.setattr("pytest_clawmark.session_state.journal.append", lambda root, record: journaled.append((root, record)))
+    monkeypatch.setattr(
+        "pytest_clawmark.session_state.journal.append", lambda root, record: journaled.append((root, record))
+    )
     worker.settings.on_finished("a record")  # type: ignore[arg-type]
     assert journaled == [(controller.evidence_root, "a record")] and worker.hook.finished == ["a record"]

@@ -20,13 +20,25 @@ from pytest_clawmark.scoring import (
 )
 
 
-def o(id: str, outcome: str, weight: float = 1.0, day: int | str = 1, kind: str = "deliverable", redline: str | None = None) -> Outcome:
+def o(
+    id: str,
+    outcome: str,
+    weight: float = 1.0,
+    day: int | str = 1,
+    kind: str = "deliverable",
+    redline: str | None = None,
+) -> Outcome:
     return Outcome(id, day, weight, kind, redline, outcome, "")
 
 
 def test_eq1_weighted_score_counts_every_checker() -> None:
     # weights 1, 1.5, 2, 5 (red-line); passed: 1 and 2 → (1 + 2) / 9.5
-    outs = [o("a", "passed", 1), o("b", "failed", 1.5), o("c", "passed", 2), o("r", "failed", 5, redline="premature-decision")]
+    outs = [
+        o("a", "passed", 1),
+        o("b", "failed", 1.5),
+        o("c", "passed", 2),
+        o("r", "failed", 5, redline="premature-decision"),
+    ]
     assert weighted_score(outs) == pytest.approx(3 / 9.5)
     # a never-reached checker stays in the denominator
     assert weighted_score([o("a", "passed", 2), o("b", "not-run", 2, day=2)]) == 0.5
@@ -74,7 +86,9 @@ def test_redline_fail_rate_counts_crossings_over_evaluations() -> None:
 def test_only_complete_groups_have_a_score() -> None:
     done = TrialScore("t", "hr", 1, (o("a", "passed"),))
     part = TrialScore("u", "legal", 1, (o("a", "passed"), o("b", "not-run")), status="partial")
-    cut = TrialScore("v", "pm", 1, (o("r", "failed", 5, redline="data-exfiltration"), o("b", "not-run")), status="interrupted")
+    cut = TrialScore(
+        "v", "pm", 1, (o("r", "failed", 5, redline="data-exfiltration"), o("b", "not-run")), status="interrupted"
+    )
     never = TrialScore("w", "pm", 2, (), status="not-started")
     s = summarize([done, part, cut, never])
     assert (s["status"], s["score"], s["task_success"]) == ("interrupted", None, None)
@@ -87,11 +101,21 @@ def test_only_complete_groups_have_a_score() -> None:
     assert s["by_day"] == {} and "pass_at_k" not in s
     # every trial errored: no score, never 0.0
     bad = summarize([TrialScore("x", "hr", 1, (o("a", "error"),), status="errored")])
-    assert (bad["status"], bad["score"], bad["task_success"], bad["redline_fail_rate"]) == ("no-score", None, None, None)
+    assert (bad["status"], bad["score"], bad["task_success"], bad["redline_fail_rate"]) == (
+        "no-score",
+        None,
+        None,
+        None,
+    )
 
 
 def test_per_day_and_kind() -> None:
-    outs = [o("a", "passed", 1, day=1), o("b", "failed", 3, day=1, kind="evidence"), o("c", "passed", 2, day=2), o("f", "failed", 1, day="final")]
+    outs = [
+        o("a", "passed", 1, day=1),
+        o("b", "failed", 3, day=1, kind="evidence"),
+        o("c", "passed", 2, day=2),
+        o("f", "failed", 1, day="final"),
+    ]
     assert by_day(outs) == {"1": 0.25, "2": 1.0, "final": 0.0}
     s = summarize([TrialScore("t", "hr", 1, tuple(outs))])
     assert list(s["by_day"]) == ["1", "2", "final"]

@@ -16,7 +16,6 @@ from hypothesis import strategies as st
 
 from pytest_clawmark.scoring import avg_at_k, best_of_k, pass_at_k, pass_hat_k
 
-
 ULP = 1e-15
 """pass@k is computed as ``1 - C(n-c,k)/C(n,k)``: one more rounding than pass^k's plain ratio, so
 pass@1 = 1 - 4/5 comes out as 0.19999999999999996 where pass^1 = 1/5 is 0.2."""
@@ -70,7 +69,9 @@ def test_no_success_is_0_and_all_successes_is_1(nk: tuple[int, int]) -> None:
 @given(trials())
 def test_at_least_one_success_is_not_all_failures(nck: tuple[int, int, int]) -> None:
     n, c, k = nck
-    assert math.isclose(pass_at_k(n, c, k), 1.0 - pass_hat_k(n, n - c, k), rel_tol=1e-12, abs_tol=1e-15)  # complement: one rounding apart
+    assert math.isclose(
+        pass_at_k(n, c, k), 1.0 - pass_hat_k(n, n - c, k), rel_tol=1e-12, abs_tol=1e-15
+    )  # complement: one rounding apart
 
 
 def enumerated(n: int, c: int, k: int) -> tuple[Fraction, Fraction]:
@@ -99,11 +100,15 @@ def test_enumeration_by_hand() -> None:
 
 # -- best-of-k -----------------------------------------------------------------------------------
 SCORE = st.floats(0.0, 1.0, allow_nan=False)
-RUNS = st.dictionaries(st.text("abcdef", min_size=1, max_size=3), st.lists(SCORE, min_size=1, max_size=6), min_size=1, max_size=6)
+RUNS = st.dictionaries(
+    st.text("abcdef", min_size=1, max_size=3), st.lists(SCORE, min_size=1, max_size=6), min_size=1, max_size=6
+)
 
 
 @given(RUNS, st.integers(1, 7))
-def test_best_of_k_is_the_mean_best_of_the_first_k_over_tasks_that_reached_k(runs: dict[str, list[float]], k: int) -> None:
+def test_best_of_k_is_the_mean_best_of_the_first_k_over_tasks_that_reached_k(
+    runs: dict[str, list[float]], k: int
+) -> None:
     reached = [scores[:k] for _, scores in sorted(runs.items()) if len(scores) >= k]
     value = best_of_k(runs, k)
     assert 0.0 <= value <= 1.0
@@ -114,7 +119,13 @@ def test_best_of_k_is_the_mean_best_of_the_first_k_over_tasks_that_reached_k(run
         assert value >= avg_at_k(runs, k) - 1e-12  # the best is never below the mean
 
 
-@given(st.integers(1, 6).flatmap(lambda n: st.dictionaries(st.text("abc", min_size=1, max_size=2), st.lists(SCORE, min_size=n, max_size=n), min_size=1, max_size=5)))
+@given(
+    st.integers(1, 6).flatmap(
+        lambda n: st.dictionaries(
+            st.text("abc", min_size=1, max_size=2), st.lists(SCORE, min_size=n, max_size=n), min_size=1, max_size=5
+        )
+    )
+)
 def test_best_of_k_never_falls_with_k_when_every_task_has_the_trials(runs: dict[str, list[float]]) -> None:
     n = len(next(iter(runs.values())))
     values = [best_of_k(runs, k) for k in range(1, n + 1)]

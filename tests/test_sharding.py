@@ -37,37 +37,77 @@ def test_assignment_is_deterministic_whole_and_balanced() -> None:
 
 
 def _run(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "pytest", *args, "-q", "-p", "no:cacheprovider", "--clawmark-progress=off"],
-                          cwd=cwd, capture_output=True, text=True, timeout=600)
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", *args, "-q", "-p", "no:cacheprovider", "--clawmark-progress=off"],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
 
 
 def test_shards_merge_into_the_single_runs_measurement(tmp_path: Path) -> None:
     paths = ["tasks/clinical", "tasks/hr", "tasks/pm", "tasks/legal"]
     single = tmp_path / "single.json"
-    assert _run([*paths, "--agent=reference", f"--clawmark-json={single}", f"--clawmark-evidence={tmp_path / 's'}"], REPO).returncode == 0
+    assert (
+        _run(
+            [*paths, "--agent=reference", f"--clawmark-json={single}", f"--clawmark-evidence={tmp_path / 's'}"], REPO
+        ).returncode
+        == 0
+    )
     shards = []
     for i in (1, 2, 3):
         out = tmp_path / f"shard{i}.json"
-        r = _run([*paths, "--agent=reference", f"--clawmark-shard={i}/3", f"--clawmark-json={out}", f"--clawmark-evidence={tmp_path / str(i)}"], REPO)
+        r = _run(
+            [
+                *paths,
+                "--agent=reference",
+                f"--clawmark-shard={i}/3",
+                f"--clawmark-json={out}",
+                f"--clawmark-evidence={tmp_path / str(i)}",
+            ],
+            REPO,
+        )
         assert r.returncode == 0, r.stdout[-2000:]
         doc = json.loads(out.read_text())
-        assert doc["run"]["shard"] == {"index": i, "count": 3} and doc["run"]["status"] == "complete"  # whole tasks: complete measurements
+        assert (
+            doc["run"]["shard"] == {"index": i, "count": 3} and doc["run"]["status"] == "complete"
+        )  # whole tasks: complete measurements
         shards.append(doc)
     ids = [sorted(t["id"] for t in d["tasks"]) for d in shards]
     assert sorted(sum(ids, [])) == sorted(t["id"] for t in json.loads(single.read_text())["tasks"]) and all(ids)
 
     # only the whole set merges
-    assert merge_problems([("1", shards[0]), ("3", shards[2])]) == ["shard(s) 2 of 3 missing: a merge of some shards is not the run's measurement"]
-    assert any("also" in p for p in merge_problems([("1", shards[0]), ("1 again", shards[0]), ("2", shards[1]), ("3", shards[2])]))
+    assert merge_problems([("1", shards[0]), ("3", shards[2])]) == [
+        "shard(s) 2 of 3 missing: a merge of some shards is not the run's measurement"
+    ]
+    assert any(
+        "also" in p
+        for p in merge_problems([("1", shards[0]), ("1 again", shards[0]), ("2", shards[1]), ("3", shards[2])])
+    )
     merged = tmp_path / "merged.json"
-    r = subprocess.run([sys.executable, "-m", "pytest_clawmark.cli", "merge", str(merged), *[str(tmp_path / f"shard{i}.json") for i in (1, 2, 3)]],
-                       capture_output=True, text=True, timeout=60)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest_clawmark.cli",
+            "merge",
+            str(merged),
+            *[str(tmp_path / f"shard{i}.json") for i in (1, 2, 3)],
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert r.returncode == 0, r.stderr
     a, b = json.loads(merged.read_text()), json.loads(single.read_text())
     assert a["run"]["shards"] == 3 and "shard" not in a["run"]
     timeless = lambda d: {k: v for k, v in d["summary"].items() if k != "efficiency"}  # noqa: E731  (efficiency holds seconds)
     assert timeless(a) == timeless(b)
-    verdicts = lambda d: sorted((t["id"], c["id"], c["outcome"], c["message"]) for t in d["tasks"] for c in t["checkers"])  # noqa: E731
+
+    def verdicts(d: dict) -> list:
+        return sorted((t["id"], c["id"], c["outcome"], c["message"]) for t in d["tasks"] for c in t["checkers"])
+
     assert verdicts(a) == verdicts(b)
 
 

@@ -8,11 +8,11 @@ from typing import Any
 
 import httpx
 import pytest
+from sheets_support import BUDGET, USER, agent, budget, make_world, world  # noqa: F401  (fixtures)
 
 from pytest_clawmark.servers.sheets.clients import gspread_client
 from pytest_clawmark.world import World
 from pytest_clawmark.world.sheets import AmbiguousMatch, RowMissing, SheetsLookupError, SpreadsheetMissing
-from sheets_support import BUDGET, USER, agent, budget, make_world, world  # noqa: F401  (fixtures)
 
 
 def test_reads_are_exact_and_deterministic(world: World, budget: str) -> None:

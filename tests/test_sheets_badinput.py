@@ -11,9 +11,9 @@ import httpx
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sheets_support import BUDGET, agent, agent_http, google_error, make_world
 
 from pytest_clawmark.world import World
-from sheets_support import BUDGET, agent, agent_http, google_error, make_world
 
 Case = tuple[str, str, dict[str, Any], int, str]
 
@@ -49,37 +49,215 @@ CASES: list[Case] = [
     ("PUT", "/v4/spreadsheets/{sid}/values/A1", {"params": UE, "content": b"\xff\xfe"}, 400, "INVALID_ARGUMENT"),
     ("PUT", "/v4/spreadsheets/{sid}/values/A1", {"params": UE, "json": {"values": "abc"}}, 400, "INVALID_ARGUMENT"),
     ("PUT", "/v4/spreadsheets/{sid}/values/A1", {"params": UE, "json": {"values": [1, 2]}}, 400, "INVALID_ARGUMENT"),
-    ("PUT", "/v4/spreadsheets/{sid}/values/A1", {"params": UE, "json": {"values": [[{"a": 1}]]}}, 400, "INVALID_ARGUMENT"),
+    (
+        "PUT",
+        "/v4/spreadsheets/{sid}/values/A1",
+        {"params": UE, "json": {"values": [[{"a": 1}]]}},
+        400,
+        "INVALID_ARGUMENT",
+    ),
     ("PUT", "/v4/spreadsheets/{sid}/values/A1", {"params": UE, "json": {"values": [[[1]]]}}, 400, "INVALID_ARGUMENT"),
-    ("PUT", "/v4/spreadsheets/{sid}/values/A1", {"params": UE, "json": {"values": [[1]], "extra": 1}}, 400, "INVALID_ARGUMENT"),
-    ("PUT", "/v4/spreadsheets/{sid}/values/A1", {"params": {"valueInputOption": "TYPED"}, "json": {"values": [[1]]}}, 400, "INVALID_ARGUMENT"),
-    ("PUT", "/v4/spreadsheets/{sid}/values/A1", {"params": UE, "json": {"majorDimension": 5, "values": [[1]]}}, 400, "INVALID_ARGUMENT"),
-    ("PUT", "/v4/spreadsheets/{sid}/values/A1", {"params": UE, "content": b'{"values": [[NaN]]}'}, 400, "INVALID_ARGUMENT"),
-    ("PUT", "/v4/spreadsheets/{sid}/values/A1", {"params": UE, "content": b'{"values": [[1e400]]}'}, 400, "INVALID_ARGUMENT"),
-    ("PUT", "/v4/spreadsheets/{sid}/values/A1", {"params": UE, "content": b'{"values": [[1' + b"0" * 400 + b']]}'}, 400, "INVALID_ARGUMENT"),
-    ("POST", "/v4/spreadsheets/{sid}/values/Data:append", {"params": {**UE, "insertDataOption": "SIDEWAYS"}, "json": {"values": [[1]]}}, 400, "INVALID_ARGUMENT"),
-    ("POST", "/v4/spreadsheets/{sid}/values:batchUpdate", {"json": {"data": [{"range": "A1", "values": [[1]]}]}}, 400, "INVALID_ARGUMENT"),
-    ("POST", "/v4/spreadsheets/{sid}/values:batchUpdate", {"json": {"valueInputOption": "RAW", "data": [{"range": "A1", "values": [[1]]}, {"range": "Nope!A1", "values": [[2]]}]}}, 400, "INVALID_ARGUMENT"),
+    (
+        "PUT",
+        "/v4/spreadsheets/{sid}/values/A1",
+        {"params": UE, "json": {"values": [[1]], "extra": 1}},
+        400,
+        "INVALID_ARGUMENT",
+    ),
+    (
+        "PUT",
+        "/v4/spreadsheets/{sid}/values/A1",
+        {"params": {"valueInputOption": "TYPED"}, "json": {"values": [[1]]}},
+        400,
+        "INVALID_ARGUMENT",
+    ),
+    (
+        "PUT",
+        "/v4/spreadsheets/{sid}/values/A1",
+        {"params": UE, "json": {"majorDimension": 5, "values": [[1]]}},
+        400,
+        "INVALID_ARGUMENT",
+    ),
+    (
+        "PUT",
+        "/v4/spreadsheets/{sid}/values/A1",
+        {"params": UE, "content": b'{"values": [[NaN]]}'},
+        400,
+        "INVALID_ARGUMENT",
+    ),
+    (
+        "PUT",
+        "/v4/spreadsheets/{sid}/values/A1",
+        {"params": UE, "content": b'{"values": [[1e400]]}'},
+        400,
+        "INVALID_ARGUMENT",
+    ),
+    (
+        "PUT",
+        "/v4/spreadsheets/{sid}/values/A1",
+        {"params": UE, "content": b'{"values": [[1' + b"0" * 400 + b"]]}"},
+        400,
+        "INVALID_ARGUMENT",
+    ),
+    (
+        "POST",
+        "/v4/spreadsheets/{sid}/values/Data:append",
+        {"params": {**UE, "insertDataOption": "SIDEWAYS"}, "json": {"values": [[1]]}},
+        400,
+        "INVALID_ARGUMENT",
+    ),
+    (
+        "POST",
+        "/v4/spreadsheets/{sid}/values:batchUpdate",
+        {"json": {"data": [{"range": "A1", "values": [[1]]}]}},
+        400,
+        "INVALID_ARGUMENT",
+    ),
+    (
+        "POST",
+        "/v4/spreadsheets/{sid}/values:batchUpdate",
+        {
+            "json": {
+                "valueInputOption": "RAW",
+                "data": [{"range": "A1", "values": [[1]]}, {"range": "Nope!A1", "values": [[2]]}],
+            }
+        },
+        400,
+        "INVALID_ARGUMENT",
+    ),
     ("POST", "/v4/spreadsheets/{sid}/values:batchClear", {"json": {"ranges": "A1"}}, 400, "INVALID_ARGUMENT"),
-    ("POST", "/v4/spreadsheets/{sid}/values:batchClear", {"json": {"ranges": ["A1", "Nope!A1"]}}, 400, "INVALID_ARGUMENT"),
+    (
+        "POST",
+        "/v4/spreadsheets/{sid}/values:batchClear",
+        {"json": {"ranges": ["A1", "Nope!A1"]}},
+        400,
+        "INVALID_ARGUMENT",
+    ),
     ("POST", "/v4/spreadsheets/{sid}:batchUpdate", {"json": {"requests": {"addSheet": {}}}}, 400, "INVALID_ARGUMENT"),
     ("POST", "/v4/spreadsheets/{sid}:batchUpdate", batch({"frobnicate": {}}), 400, "INVALID_ARGUMENT"),
     ("POST", "/v4/spreadsheets/{sid}:batchUpdate", batch({}), 400, "INVALID_ARGUMENT"),
-    ("POST", "/v4/spreadsheets/{sid}:batchUpdate", batch({"addSheet": {}, "deleteSheet": {"sheetId": 0}}), 400, "INVALID_ARGUMENT"),
-    ("POST", "/v4/spreadsheets/{sid}:batchUpdate", batch({"addSheet": {"properties": {"title": 5}}}), 400, "INVALID_ARGUMENT"),
-    ("POST", "/v4/spreadsheets/{sid}:batchUpdate", batch({"addSheet": {"properties": {"title": "data"}}}), 400, "INVALID_ARGUMENT"),
-    ("POST", "/v4/spreadsheets/{sid}:batchUpdate", batch({"addSheet": {"properties": {"title": "New"}}}, {"deleteSheet": {"sheetId": 424242}}), 400, "INVALID_ARGUMENT"),
-    ("POST", "/v4/spreadsheets/{sid}:batchUpdate", batch({"insertDimension": {"range": {"sheetId": 0, "dimension": "ROWS", "startIndex": "x", "endIndex": 2}}}), 400, "INVALID_ARGUMENT"),
-    ("POST", "/v4/spreadsheets/{sid}:batchUpdate", batch({"insertDimension": {"range": {"sheetId": 0, "dimension": "ROWS", "startIndex": 0, "endIndex": 20_000_000}}}), 400, "INVALID_ARGUMENT"),
-    ("POST", "/v4/spreadsheets/{sid}:batchUpdate", batch({"deleteDimension": {"range": {"sheetId": 0, "dimension": "ROWS", "startIndex": 0, "endIndex": 1000}}}), 400, "INVALID_ARGUMENT"),
-    ("POST", "/v4/spreadsheets/{sid}:batchUpdate", batch({"deleteDimension": {"range": {"sheetId": 0, "dimension": "SIDEWAYS"}}}), 400, "INVALID_ARGUMENT"),
-    ("POST", "/v4/spreadsheets/{sid}:batchUpdate", batch({"updateSheetProperties": {"properties": {"sheetId": 0, "title": "X"}}}), 400, "INVALID_ARGUMENT"),
-    ("POST", "/v4/spreadsheets/{sid}:batchUpdate", batch({"updateSheetProperties": {"properties": {"sheetId": 0, "title": "X"}, "fields": "title,((("}}), 400, "INVALID_ARGUMENT"),
-    ("POST", "/v4/spreadsheets/{sid}:batchUpdate", batch({"updateSheetProperties": {"properties": {"sheetId": 0, "gridProperties": {"rowCount": 0}}, "fields": "gridProperties.rowCount"}}), 400, "INVALID_ARGUMENT"),
-    ("POST", "/v4/spreadsheets/{sid}:batchUpdate", batch({"findReplace": {"find": "a", "replacement": "b", "allSheets": True}}), 501, "UNIMPLEMENTED"),
-    ("POST", "/v4/spreadsheets/{sid}:batchUpdate", batch({"sortRange": {"range": {"sheetId": 0}, "sortSpecs": [{"dimensionIndex": 30}]}}), 400, "INVALID_ARGUMENT"),
-    ("POST", "/v4/spreadsheets/{sid}:batchUpdate", batch({"updateCells": {"start": {"sheetId": 0}, "rows": [{"values": [{"userEnteredValue": {"numberValue": "1"}}]}], "fields": "*"}}), 400, "INVALID_ARGUMENT"),
-    ("POST", "/v4/spreadsheets", {"json": {"sheets": [{"properties": {"title": "A"}}, {"properties": {"title": "a"}}]}}, 400, "INVALID_ARGUMENT"),
+    (
+        "POST",
+        "/v4/spreadsheets/{sid}:batchUpdate",
+        batch({"addSheet": {}, "deleteSheet": {"sheetId": 0}}),
+        400,
+        "INVALID_ARGUMENT",
+    ),
+    (
+        "POST",
+        "/v4/spreadsheets/{sid}:batchUpdate",
+        batch({"addSheet": {"properties": {"title": 5}}}),
+        400,
+        "INVALID_ARGUMENT",
+    ),
+    (
+        "POST",
+        "/v4/spreadsheets/{sid}:batchUpdate",
+        batch({"addSheet": {"properties": {"title": "data"}}}),
+        400,
+        "INVALID_ARGUMENT",
+    ),
+    (
+        "POST",
+        "/v4/spreadsheets/{sid}:batchUpdate",
+        batch({"addSheet": {"properties": {"title": "New"}}}, {"deleteSheet": {"sheetId": 424242}}),
+        400,
+        "INVALID_ARGUMENT",
+    ),
+    (
+        "POST",
+        "/v4/spreadsheets/{sid}:batchUpdate",
+        batch({"insertDimension": {"range": {"sheetId": 0, "dimension": "ROWS", "startIndex": "x", "endIndex": 2}}}),
+        400,
+        "INVALID_ARGUMENT",
+    ),
+    (
+        "POST",
+        "/v4/spreadsheets/{sid}:batchUpdate",
+        batch(
+            {"insertDimension": {"range": {"sheetId": 0, "dimension": "ROWS", "startIndex": 0, "endIndex": 20_000_000}}}
+        ),
+        400,
+        "INVALID_ARGUMENT",
+    ),
+    (
+        "POST",
+        "/v4/spreadsheets/{sid}:batchUpdate",
+        batch({"deleteDimension": {"range": {"sheetId": 0, "dimension": "ROWS", "startIndex": 0, "endIndex": 1000}}}),
+        400,
+        "INVALID_ARGUMENT",
+    ),
+    (
+        "POST",
+        "/v4/spreadsheets/{sid}:batchUpdate",
+        batch({"deleteDimension": {"range": {"sheetId": 0, "dimension": "SIDEWAYS"}}}),
+        400,
+        "INVALID_ARGUMENT",
+    ),
+    (
+        "POST",
+        "/v4/spreadsheets/{sid}:batchUpdate",
+        batch({"updateSheetProperties": {"properties": {"sheetId": 0, "title": "X"}}}),
+        400,
+        "INVALID_ARGUMENT",
+    ),
+    (
+        "POST",
+        "/v4/spreadsheets/{sid}:batchUpdate",
+        batch({"updateSheetProperties": {"properties": {"sheetId": 0, "title": "X"}, "fields": "title,((("}}),
+        400,
+        "INVALID_ARGUMENT",
+    ),
+    (
+        "POST",
+        "/v4/spreadsheets/{sid}:batchUpdate",
+        batch(
+            {
+                "updateSheetProperties": {
+                    "properties": {"sheetId": 0, "gridProperties": {"rowCount": 0}},
+                    "fields": "gridProperties.rowCount",
+                }
+            }
+        ),
+        400,
+        "INVALID_ARGUMENT",
+    ),
+    (
+        "POST",
+        "/v4/spreadsheets/{sid}:batchUpdate",
+        batch({"findReplace": {"find": "a", "replacement": "b", "allSheets": True}}),
+        501,
+        "UNIMPLEMENTED",
+    ),
+    (
+        "POST",
+        "/v4/spreadsheets/{sid}:batchUpdate",
+        batch({"sortRange": {"range": {"sheetId": 0}, "sortSpecs": [{"dimensionIndex": 30}]}}),
+        400,
+        "INVALID_ARGUMENT",
+    ),
+    (
+        "POST",
+        "/v4/spreadsheets/{sid}:batchUpdate",
+        batch(
+            {
+                "updateCells": {
+                    "start": {"sheetId": 0},
+                    "rows": [{"values": [{"userEnteredValue": {"numberValue": "1"}}]}],
+                    "fields": "*",
+                }
+            }
+        ),
+        400,
+        "INVALID_ARGUMENT",
+    ),
+    (
+        "POST",
+        "/v4/spreadsheets",
+        {"json": {"sheets": [{"properties": {"title": "A"}}, {"properties": {"title": "a"}}]}},
+        400,
+        "INVALID_ARGUMENT",
+    ),
     ("POST", "/v4/spreadsheets", {"json": {"properties": {"title": ["x"]}}}, 400, "INVALID_ARGUMENT"),
     ("GET", "/v4/spreadsheets/{sid}", {"params": {"fields": "sheets(("}}, 400, "INVALID_ARGUMENT"),
     ("GET", "/v4/spreadsheets/{sid}", {"params": {"includeGridData": "maybe"}}, 400, "INVALID_ARGUMENT"),
@@ -102,7 +280,21 @@ CASES: list[Case] = [
     ("GET", "/drive/v3/files/{sid}/export", {"params": {"mimeType": "application/pdf"}}, 400, "INVALID_ARGUMENT"),
 ]
 
-BAD_RANGES = ["A0", "ZZZZ1", "Sheet1!", "!A1", "'Data!A1", "A1:B2:C3", "Nope!A1", "Data!A1:Nope", "A1:", "'Data'B2", " ", "Data!AAAA:B", "A123456789"]
+BAD_RANGES = [
+    "A0",
+    "ZZZZ1",
+    "Sheet1!",
+    "!A1",
+    "'Data!A1",
+    "A1:B2:C3",
+    "Nope!A1",
+    "Data!A1:Nope",
+    "A1:",
+    "'Data'B2",
+    " ",
+    "Data!AAAA:B",
+    "A123456789",
+]
 
 
 def test_bad_requests_answer_in_google_shape_and_change_nothing(seeded: World, raw: httpx.Client, sid: str) -> None:
@@ -160,13 +352,19 @@ def test_authentication(seeded: World, raw: httpx.Client, sid: str) -> None:
     admin = seeded.credentials.admin_token
     with httpx.Client(base_url=url, trust_env=False) as anon:
         google_error(anon.get(f"/v4/spreadsheets/{sid}"), 401, "UNAUTHENTICATED")
-        google_error(anon.get(f"/v4/spreadsheets/{sid}", headers={"Authorization": "Bearer nope"}), 401, "UNAUTHENTICATED")
-        google_error(anon.get(f"/v4/spreadsheets/{sid}", headers={"Authorization": f"Basic {token}"}), 401, "UNAUTHENTICATED")
+        google_error(
+            anon.get(f"/v4/spreadsheets/{sid}", headers={"Authorization": "Bearer nope"}), 401, "UNAUTHENTICATED"
+        )
+        google_error(
+            anon.get(f"/v4/spreadsheets/{sid}", headers={"Authorization": f"Basic {token}"}), 401, "UNAUTHENTICATED"
+        )
         google_error(anon.get("/drive/v3/files", headers={"Authorization": f"Bearer {admin}"}), 401, "UNAUTHENTICATED")
         assert anon.get(f"/v4/spreadsheets/{sid}", params={"access_token": token}).status_code == 200
         assert anon.get("/drive/v3/files", params={"key": token}).status_code == 200
         # The admin plane: admin token only; the agent's token is recognised and refused.
-        google_error(anon.get("/_admin/snapshot", headers={"Authorization": f"Bearer {token}"}), 403, "PERMISSION_DENIED")
+        google_error(
+            anon.get("/_admin/snapshot", headers={"Authorization": f"Bearer {token}"}), 403, "PERMISSION_DENIED"
+        )
         google_error(anon.get("/_admin/snapshot", params={"access_token": token}), 403, "PERMISSION_DENIED")
         google_error(anon.get("/_admin/snapshot"), 401, "UNAUTHENTICATED")
         assert anon.get("/_admin/ping", headers={"Authorization": f"Bearer {admin}"}).json() == {"ok": True}
@@ -191,7 +389,11 @@ def test_refusals_are_audited_without_secrets(seeded: World, raw: httpx.Client, 
 
 
 JSON = st.recursive(
-    st.none() | st.booleans() | st.integers(-(2**40), 2**40) | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=20),
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**40), 2**40)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=20),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=12), inner, max_size=4),
     max_leaves=25,
 )
@@ -221,7 +423,9 @@ def test_any_range_string_is_a_200_or_a_google_400(raw: httpx.Client, sid: str, 
 
 @FUZZ
 @given(requests=st.lists(REQUEST, min_size=1, max_size=3))
-def test_random_batch_updates_never_crash_and_failures_change_nothing(seeded: World, raw: httpx.Client, sid: str, requests: list[Any]) -> None:
+def test_random_batch_updates_never_crash_and_failures_change_nothing(
+    seeded: World, raw: httpx.Client, sid: str, requests: list[Any]
+) -> None:
     before = seeded.sheets.snapshot()
     r = raw.post(f"/v4/spreadsheets/{sid}:batchUpdate", json={"requests": requests})
     assert r.status_code in (200, 400, 404, 501), r.text
@@ -233,11 +437,29 @@ def test_random_batch_updates_never_crash_and_failures_change_nothing(seeded: Wo
 
 
 @FUZZ
-@given(values=st.lists(st.lists(st.one_of(st.none(), st.booleans(), st.integers(-(10**12), 10**12), st.floats(allow_nan=False, allow_infinity=False, width=32), st.text(max_size=15)), max_size=4), max_size=4))
-def test_random_values_round_trip_or_refuse(seeded: World, raw: httpx.Client, sid: str, values: list[list[Any]]) -> None:
+@given(
+    values=st.lists(
+        st.lists(
+            st.one_of(
+                st.none(),
+                st.booleans(),
+                st.integers(-(10**12), 10**12),
+                st.floats(allow_nan=False, allow_infinity=False, width=32),
+                st.text(max_size=15),
+            ),
+            max_size=4,
+        ),
+        max_size=4,
+    )
+)
+def test_random_values_round_trip_or_refuse(
+    seeded: World, raw: httpx.Client, sid: str, values: list[list[Any]]
+) -> None:
     before = seeded.sheets.snapshot()
     for option in ("RAW", "USER_ENTERED"):
-        r = raw.put(f"/v4/spreadsheets/{sid}/values/Data!F1", params={"valueInputOption": option}, json={"values": values})
+        r = raw.put(
+            f"/v4/spreadsheets/{sid}/values/Data!F1", params={"valueInputOption": option}, json={"values": values}
+        )
         assert r.status_code == 200, r.text
         got = raw.get(f"/v4/spreadsheets/{sid}/values/Data!F1:I4", params={"valueRenderOption": "UNFORMATTED_VALUE"})
         assert got.status_code == 200

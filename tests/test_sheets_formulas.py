@@ -11,6 +11,7 @@ import httpx
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sheets_support import shared_raw, shared_world, world  # noqa: F401  (fixtures)
 
 from pytest_clawmark.servers.sheets import budget
 from pytest_clawmark.servers.sheets.calc import Calculator
@@ -19,7 +20,6 @@ from pytest_clawmark.servers.sheets.refs import Rename, Shift, rewrite
 from pytest_clawmark.servers.sheets.store import Sheet, Store
 from pytest_clawmark.servers.sheets.values import write_values
 from pytest_clawmark.world import World
-from sheets_support import shared_raw, shared_world, world  # noqa: F401  (fixtures)
 
 
 @pytest.fixture
@@ -29,12 +29,19 @@ def raw(shared_raw: httpx.Client) -> httpx.Client:  # noqa: F811  (a fixture imp
 
 def book(raw: httpx.Client, *sheets: str, rows: int = 1000) -> str:
     grid = {"rowCount": rows, "columnCount": 26}
-    body = {"properties": {"title": "F"}, "sheets": [{"properties": {"title": s, "gridProperties": grid}} for s in sheets]}
+    body = {
+        "properties": {"title": "F"},
+        "sheets": [{"properties": {"title": s, "gridProperties": grid}} for s in sheets],
+    }
     return raw.post("/v4/spreadsheets", json=body).json()["spreadsheetId"]
 
 
 def put(raw: httpx.Client, sid: str, rng: str, values: list[list[Any]]) -> None:
-    r = raw.put(f"/v4/spreadsheets/{sid}/values/{quote(rng)}", params={"valueInputOption": "USER_ENTERED"}, json={"values": values})
+    r = raw.put(
+        f"/v4/spreadsheets/{sid}/values/{quote(rng)}",
+        params={"valueInputOption": "USER_ENTERED"},
+        json={"values": values},
+    )
     assert r.status_code == 200, r.text
 
 
@@ -66,7 +73,7 @@ def sheet_id(raw: httpx.Client, sid: str, title: str) -> int:
         ("=SUM(B2:B3)", Shift("ROWS", 1, 2, False), "=SUM(#REF!)"),
         ("=SUM(A:A)+C3", Shift("ROWS", 0, 1, True), "=SUM(A:A)+C4"),
         ("=SUM(A1:C1)", Shift("COLUMNS", 1, 1, True), "=SUM(A1:D1)"),
-        ("=D1&\"D1\"", Shift("COLUMNS", 0, 1, False), "=C1&\"D1\""),
+        ('=D1&"D1"', Shift("COLUMNS", 0, 1, False), '=C1&"D1"'),
         ("='Other'!B2+B2", Shift("ROWS", 0, 1, True), "='Other'!B2+B3"),
         ("='Old name'!A1+Old!A1", Rename("Old name", "New"), "=New!A1+Old!A1"),
         ("=SUM('It''s'!A1:A3)", Rename("it's", "Q1 2025"), "=SUM('Q1 2025'!A1:A3)"),
@@ -81,24 +88,41 @@ def test_rewrite(formula: str, change: Any, expected: str) -> None:
 def test_cross_sheet_recompute_and_errors(raw: httpx.Client) -> None:
     sid = book(raw, "Main", "Q1 data")
     put(raw, sid, "'Q1 data'!A1", [["x", 1], ["y", 2], ["z", 0]])
-    put(raw, sid, "Main!A1", [
-        ["=SUM('Q1 data'!B:B)"],
-        ["='Q1 data'!B2/'Q1 data'!B3"],
-        ["=SUM(A1:A2)"],
-        ["=NOSUCHFUNCTION(1)"],
-        ["=SUM(1,"],
-        ["=Missing!A1"],
-        ["=A7+1"],
-        ["=A6"],
-        ['=if(iserror(a2),"bad","ok")'],
-    ])
-    assert show(raw, sid, "Main!A1:A9") == [["3"], ["#DIV/0!"], ["#DIV/0!"], ["#NAME?"], ["#ERROR!"], ["#REF!"], ["#REF!"], ["#REF!"], ["bad"]]
+    put(
+        raw,
+        sid,
+        "Main!A1",
+        [
+            ["=SUM('Q1 data'!B:B)"],
+            ["='Q1 data'!B2/'Q1 data'!B3"],
+            ["=SUM(A1:A2)"],
+            ["=NOSUCHFUNCTION(1)"],
+            ["=SUM(1,"],
+            ["=Missing!A1"],
+            ["=A7+1"],
+            ["=A6"],
+            ['=if(iserror(a2),"bad","ok")'],
+        ],
+    )
+    assert show(raw, sid, "Main!A1:A9") == [
+        ["3"],
+        ["#DIV/0!"],
+        ["#DIV/0!"],
+        ["#NAME?"],
+        ["#ERROR!"],
+        ["#REF!"],
+        ["#REF!"],
+        ["#REF!"],
+        ["bad"],
+    ]
     # Stored as Sheets stores formulas: names and references upper-cased, strings untouched.
     assert show(raw, sid, "Main!A9", "FORMULA") == [['=IF(ISERROR(A2),"bad","ok")']]
     put(raw, sid, "'Q1 data'!B3", [[4]])
     assert show(raw, sid, "Main!A1:A3", "UNFORMATTED_VALUE") == [[7], [0.5], [7.5]]
     # Adding the missing sheet makes the reference resolve (references are by name).
-    raw.post(f"/v4/spreadsheets/{sid}:batchUpdate", json={"requests": [{"addSheet": {"properties": {"title": "Missing"}}}]})
+    raw.post(
+        f"/v4/spreadsheets/{sid}:batchUpdate", json={"requests": [{"addSheet": {"properties": {"title": "Missing"}}}]}
+    )
     put(raw, sid, "Missing!A1", [[41]])
     assert show(raw, sid, "Main!A6", "UNFORMATTED_VALUE") == [[41]]
 
@@ -108,13 +132,24 @@ def test_structure_changes_rewrite_formulas(raw: httpx.Client) -> None:
     put(raw, sid, "Data!A1", [["a", 1], ["b", 2], ["c", 3]])
     put(raw, sid, "Report!A1", [["=SUM(Data!B1:B3)", "=Data!B3", "=COUNTA(Data!A:A)"]])
     data = sheet_id(raw, sid, "Data")
-    assert batch(raw, sid, {"insertDimension": {"range": {"sheetId": data, "dimension": "ROWS", "startIndex": 1, "endIndex": 2}}}).status_code == 200
+    assert (
+        batch(
+            raw,
+            sid,
+            {"insertDimension": {"range": {"sheetId": data, "dimension": "ROWS", "startIndex": 1, "endIndex": 2}}},
+        ).status_code
+        == 200
+    )
     put(raw, sid, "Data!A2", [["new", 10]])
     assert show(raw, sid, "Report!A1:C1", "FORMULA") == [["=SUM(Data!B1:B4)", "=Data!B4", "=COUNTA(Data!A:A)"]]
     assert show(raw, sid, "Report!A1:C1") == [["16", "3", "4"]]
-    batch(raw, sid, {"updateSheetProperties": {"properties": {"sheetId": data, "title": "Raw data"}, "fields": "title"}})
+    batch(
+        raw, sid, {"updateSheetProperties": {"properties": {"sheetId": data, "title": "Raw data"}, "fields": "title"}}
+    )
     assert show(raw, sid, "Report!A1:B1", "FORMULA") == [["=SUM('Raw data'!B1:B4)", "='Raw data'!B4"]]
-    batch(raw, sid, {"deleteDimension": {"range": {"sheetId": data, "dimension": "ROWS", "startIndex": 3, "endIndex": 4}}})
+    batch(
+        raw, sid, {"deleteDimension": {"range": {"sheetId": data, "dimension": "ROWS", "startIndex": 3, "endIndex": 4}}}
+    )
     assert show(raw, sid, "Report!A1:B1", "FORMULA") == [["=SUM('Raw data'!B1:B3)", "=#REF!"]]
     assert show(raw, sid, "Report!A1:B1") == [["13", "#REF!"]]
     batch(raw, sid, {"deleteSheet": {"sheetId": data}})
@@ -174,7 +209,11 @@ def test_long_dependency_chain_and_recompute_cost(raw: httpx.Client, monkeypatch
 
 
 EDITS = st.lists(
-    st.tuples(st.integers(0, 5), st.integers(0, 3), st.sampled_from([None, 0, 1, 2.5, -3, "x", "=A1+1", "=SUM(B:B)", "=C2*2", "=IF(A2>1,D1,0)"])),
+    st.tuples(
+        st.integers(0, 5),
+        st.integers(0, 3),
+        st.sampled_from([None, 0, 1, 2.5, -3, "x", "=A1+1", "=SUM(B:B)", "=C2*2", "=IF(A2>1,D1,0)"]),
+    ),
     min_size=1,
     max_size=12,
 )
@@ -198,7 +237,7 @@ def test_incremental_results_equal_a_full_recomputation(edits: list[list[tuple[i
         current = store.get(sid)
         sheet = current.sheets[0]
         fresh = Calculator(current)
-        for (r, c) in sorted(sheet.cells):
+        for r, c in sorted(sheet.cells):
             assert current.value(sheet, r, c) == fresh.value(sheet, r, c), (r, c, sheet.cells[(r, c)])
 
 

@@ -25,14 +25,14 @@ from urllib.parse import quote
 
 import httpx
 import pytest
+from fuzzing import REQUEST_LIMIT_S, fuzz_settings
 from hypothesis import given
 from hypothesis import strategies as st
+from sheets_support import agent_http, make_world
 
-from fuzzing import REQUEST_LIMIT_S, fuzz_settings
 from pytest_clawmark.servers.sheets import limits
 from pytest_clawmark.servers.sheets.calc import warm_up
 from pytest_clawmark.world import World
-from sheets_support import agent_http, make_world
 
 SEED = {
     "Data": [["Item", "Cost", "Total"], ["Tea", 3, "=SUM(B2:B3)"], ["Cake", 7.25, '=B3&" each"']],
@@ -92,14 +92,18 @@ def send(client: httpx.Client, method: str, path: str, **kwargs: Any) -> httpx.R
     return response
 
 
-def settle(world: World, client: httpx.Client, seed: dict[str, Any], response: httpx.Response, sid: str, target: str | None) -> None:
+def settle(
+    world: World, client: httpx.Client, seed: dict[str, Any], response: httpx.Response, sid: str, target: str | None
+) -> None:
     """State after == state before, except the spreadsheet an accepted write targeted (``None``:
     none — a new file may appear, no existing one may change); then back to the seed, and the
     server still answers a valid request."""
     after = world.sheets.snapshot()
     if after != seed:
         written = response.status_code < 400 and response.request.method != "GET"
-        assert written, f"a refused request or a read changed the world: {response.request.method} {response.status_code}"
+        assert written, (
+            f"a refused request or a read changed the world: {response.request.method} {response.status_code}"
+        )
         now = _spreadsheets(after)
         for spreadsheet_id, content in _spreadsheets(seed).items():
             if spreadsheet_id != target:
@@ -129,7 +133,12 @@ ATOMS = NUMBERS | TEXTS | REFS
 
 def _compose(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
     call = st.builds(lambda f, args: f"{f}({','.join(args)})", st.sampled_from(NAMES), st.lists(inner, max_size=4))
-    binary = st.builds(lambda a, op, b: f"{a}{op}{b}", inner, st.sampled_from(["+", "-", "*", "/", "^", "&", "=", "<>", "<=", " ", ":", ","]), inner)
+    binary = st.builds(
+        lambda a, op, b: f"{a}{op}{b}",
+        inner,
+        st.sampled_from(["+", "-", "*", "/", "^", "&", "=", "<>", "<=", " ", ":", ","]),
+        inner,
+    )
     unary = st.builds(lambda op, a: f"{op}{a}", st.sampled_from(["-", "+", "--"]), inner) | inner.map(lambda a: f"{a}%")
     array = st.lists(inner, min_size=1, max_size=3).map(lambda xs: "{" + ",".join(xs) + "}")
     return call | binary | unary | inner.map(lambda a: f"({a})") | array
@@ -178,7 +187,17 @@ def _range_path(sid: str, rng: str, suffix: str = "") -> str:
     option=st.sampled_from(["USER_ENTERED", "USER_ENTERED", "RAW", "TYPED", ""]),
     major=st.sampled_from([None, "ROWS", "COLUMNS", "DIAGONAL"]),
 )
-def test_fuzz_values_writes(fuzz_world: World, client: httpx.Client, seed: dict[str, Any], sid: str, how: str, rng: str, values: Any, option: str, major: str | None) -> None:
+def test_fuzz_values_writes(
+    fuzz_world: World,
+    client: httpx.Client,
+    seed: dict[str, Any],
+    sid: str,
+    how: str,
+    rng: str,
+    values: Any,
+    option: str,
+    major: str | None,
+) -> None:
     body: dict[str, Any] = {"values": values}
     if major is not None:
         body["majorDimension"] = major
@@ -188,16 +207,29 @@ def test_fuzz_values_writes(fuzz_world: World, client: httpx.Client, seed: dict[
     elif how == "POST:append":
         r = send(client, "POST", _range_path(sid, rng, ":append"), params=params, json=body)
     else:
-        r = send(client, "POST", f"/v4/spreadsheets/{sid}/values:batchUpdate", json={"valueInputOption": option or None, "data": [{"range": rng, **body}]})
+        r = send(
+            client,
+            "POST",
+            f"/v4/spreadsheets/{sid}/values:batchUpdate",
+            json={"valueInputOption": option or None, "data": [{"range": rng, **body}]},
+        )
     settle(fuzz_world, client, seed, r, sid, sid)
 
 
 JSON = st.recursive(
-    st.none() | st.booleans() | st.integers(-(2**64), 2**64) | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=12),
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**64), 2**64)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=12),
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
     max_leaves=12,
 )
-INDEX = st.integers(-5, 30) | st.sampled_from([10**6, 10**7, 2**31, -(2**31), 10**12]) | st.sampled_from(["3", "x", 1.5, True, None])
+INDEX = (
+    st.integers(-5, 30)
+    | st.sampled_from([10**6, 10**7, 2**31, -(2**31), 10**12])
+    | st.sampled_from(["3", "x", 1.5, True, None])
+)
 GRID_RANGE = st.fixed_dictionaries({"sheetId": st.sampled_from([0, 1, 424242, "0", None])}, optional={
     "startRowIndex": INDEX, "endRowIndex": INDEX, "startColumnIndex": INDEX, "endColumnIndex": INDEX})  # fmt: skip
 CELL = st.fixed_dictionaries({"userEnteredValue": st.one_of(
@@ -229,7 +261,9 @@ REQUESTS = st.one_of(
 
 @fuzz_settings(150)
 @given(requests=st.lists(REQUESTS, min_size=1, max_size=4), include=st.sampled_from([None, True, "maybe"]))
-def test_fuzz_batch_updates(fuzz_world: World, client: httpx.Client, seed: dict[str, Any], sid: str, requests: list[Any], include: Any) -> None:
+def test_fuzz_batch_updates(
+    fuzz_world: World, client: httpx.Client, seed: dict[str, Any], sid: str, requests: list[Any], include: Any
+) -> None:
     body: dict[str, Any] = {"requests": requests}
     if include is not None:
         body["includeSpreadsheetInResponse"] = include
@@ -270,7 +304,16 @@ PARAMS = st.dictionaries(
 
 @fuzz_settings(150)
 @given(where=PATHS, body=BODIES, params=PARAMS, junk=st.text(max_size=30))
-def test_fuzz_raw_requests(fuzz_world: World, client: httpx.Client, seed: dict[str, Any], sid: str, where: tuple[str, str], body: bytes, params: dict[str, str], junk: str) -> None:
+def test_fuzz_raw_requests(
+    fuzz_world: World,
+    client: httpx.Client,
+    seed: dict[str, Any],
+    sid: str,
+    where: tuple[str, str],
+    body: bytes,
+    params: dict[str, str],
+    junk: str,
+) -> None:
     method, template = where
     path = template.format(sid=sid, junk=quote(junk, safe="") or "x")
     if path.endswith("/.") or path.endswith("/.."):
@@ -305,6 +348,14 @@ CORPUS: list[tuple[str, str, dict[str, Any]]] = [
 
 
 @pytest.mark.parametrize("method, template, kwargs", CORPUS, ids=[f"{i}-{m}" for i, (m, _, _) in enumerate(CORPUS)])
-def test_observed_corpus(fuzz_world: World, client: httpx.Client, seed: dict[str, Any], sid: str, method: str, template: str, kwargs: dict[str, Any]) -> None:
+def test_observed_corpus(
+    fuzz_world: World,
+    client: httpx.Client,
+    seed: dict[str, Any],
+    sid: str,
+    method: str,
+    template: str,
+    kwargs: dict[str, Any],
+) -> None:
     r = send(client, method, template.format(sid=sid), **kwargs)
     settle(fuzz_world, client, seed, r, sid, None if template == "/v4/spreadsheets" else sid)

@@ -7,9 +7,9 @@ from typing import Any
 import gspread
 import pytest
 from gspread.utils import ValueInputOption, ValueRenderOption
+from sheets_support import budget, gc, world  # noqa: F401  (fixtures)
 
 from pytest_clawmark.world import World
-from sheets_support import budget, gc, world  # noqa: F401  (fixtures)
 
 UE = ValueInputOption.user_entered
 
@@ -115,15 +115,30 @@ def test_insert_and_delete_rows_keep_formulas_pointing_at_the_data(gc: Any) -> N
 def test_sort_moves_rows_with_their_formulas(gc: Any) -> None:
     ws = gc.create("Sorting").sheet1
     ws.update(
-        [["Name", "Qty", "Price", "Total"], ["pear", 3, 2, "=B2*C2"], ["Apple", 10, 1, "=B3*C3"], ["fig", "", 5, "=B4*C4"], ["kiwi", 3, 1, "=B5*C5"]],
+        [
+            ["Name", "Qty", "Price", "Total"],
+            ["pear", 3, 2, "=B2*C2"],
+            ["Apple", 10, 1, "=B3*C3"],
+            ["fig", "", 5, "=B4*C4"],
+            ["kiwi", 3, 1, "=B5*C5"],
+        ],
         "A1",
         value_input_option=UE,
     )
     ws.sort((2, "des"), (1, "asc"), range="A2:D5")
     assert ws.get_all_values() == [
-        ["Name", "Qty", "Price", "Total"], ["Apple", "10", "1", "10"], ["kiwi", "3", "1", "3"], ["pear", "3", "2", "6"], ["fig", "", "5", "0"],
+        ["Name", "Qty", "Price", "Total"],
+        ["Apple", "10", "1", "10"],
+        ["kiwi", "3", "1", "3"],
+        ["pear", "3", "2", "6"],
+        ["fig", "", "5", "0"],
     ]  # descending quantity, ties by name ignoring case, blanks last
-    assert ws.col_values(4, value_render_option=ValueRenderOption.formula)[1:] == ["=B2*C2", "=B3*C3", "=B4*C4", "=B5*C5"]
+    assert ws.col_values(4, value_render_option=ValueRenderOption.formula)[1:] == [
+        "=B2*C2",
+        "=B3*C3",
+        "=B4*C4",
+        "=B5*C5",
+    ]
 
 
 def test_formulas_through_user_entered(gc: Any) -> None:
@@ -178,4 +193,9 @@ def test_seeded_spreadsheet_reads(world: World, gc: Any, budget: str) -> None:
         ["Tea cost", "3"],
         ["Big spender", "yes"],
     ]
-    assert sh.worksheet("Data").get_all_records()[0] == {"Item": "Coffee", "Cost": 4.5, "Date": "2025-04-07", "Owner": "Ana"}
+    assert sh.worksheet("Data").get_all_records()[0] == {
+        "Item": "Coffee",
+        "Cost": 4.5,
+        "Date": "2025-04-07",
+        "Owner": "Ana",
+    }

@@ -65,7 +65,9 @@ def timed(fn: Any, *args: Any, **kwargs: Any) -> tuple[httpx.Response, float]:
     return response, time.perf_counter() - t0
 
 
-def put(raw: httpx.Client, sid: str, rng: str, values: list[list[Any]], option: dict[str, str] = UE, **params: str) -> httpx.Response:
+def put(
+    raw: httpx.Client, sid: str, rng: str, values: list[list[Any]], option: dict[str, str] = UE, **params: str
+) -> httpx.Response:
     return raw.put(f"/v4/spreadsheets/{sid}/values/{quote(rng)}", params={**option, **params}, json={"values": values})
 
 
@@ -87,7 +89,17 @@ def test_a_20000_term_formula_is_refused_at_once(world: World, raw: httpx.Client
     error = google_error(r, 400, "INVALID_ARGUMENT")
     assert "too complex" in error["message"] and str(limits.MAX_FORMULA_TOKENS) in error["message"]
     assert seconds < REQUEST_LIMIT_S
-    body = {"requests": [{"updateCells": {"start": {"sheetId": 0, "rowIndex": 0, "columnIndex": 2}, "rows": [{"values": [{"userEnteredValue": {"formulaValue": formula}}]}], "fields": "userEnteredValue"}}]}
+    body = {
+        "requests": [
+            {
+                "updateCells": {
+                    "start": {"sheetId": 0, "rowIndex": 0, "columnIndex": 2},
+                    "rows": [{"values": [{"userEnteredValue": {"formulaValue": formula}}]}],
+                    "fields": "userEnteredValue",
+                }
+            }
+        ]
+    }
     google_error(raw.post(f"/v4/spreadsheets/{sid}:batchUpdate", json=body), 400, "INVALID_ARGUMENT")
     assert world.sheets.snapshot() == before
     still_answers(raw, sid)
@@ -121,7 +133,9 @@ def test_text_results_are_capped_like_google(world: World, raw: httpx.Client, si
     r, seconds = timed(put, raw, sid, "Data!C1", [[f] for f in TOO_LONG] + [['=LEN(REPT("ab",25000))']])
     assert r.status_code == 200, r.text
     assert seconds < REQUEST_LIMIT_S
-    assert shown(raw, sid, f"Data!C1:C{len(TOO_LONG) + 1}") == [["#VALUE!"]] * len(TOO_LONG) + [[limits.MAX_TEXT_RESULT_CHARS]]
+    assert shown(raw, sid, f"Data!C1:C{len(TOO_LONG) + 1}") == [["#VALUE!"]] * len(TOO_LONG) + [
+        [limits.MAX_TEXT_RESULT_CHARS]
+    ]
     cell = raw.get(f"/v4/spreadsheets/{sid}", params={"ranges": "Data!C1", "includeGridData": "true"}).json()
     error = cell["sheets"][0]["data"][0]["rowData"][0]["values"][0]["effectiveValue"]["errorValue"]
     assert "50000 characters" in error["message"]
@@ -153,7 +167,9 @@ def test_deeply_nested_bodies_are_a_google_400(world: World, raw: httpx.Client, 
         body = b'{"values": ' + b"[" * depth + b"]" * depth + b"}"
         r = raw.put(f"/v4/spreadsheets/{sid}/values/Data!C1", params=UE, content=body)
         assert "nests deeper" in google_error(r, 400, "INVALID_ARGUMENT")["message"]
-        r = raw.post(f"/v4/spreadsheets/{sid}:batchUpdate", content=b'{"requests": ' + b"[" * depth + b"]" * depth + b"}")
+        r = raw.post(
+            f"/v4/spreadsheets/{sid}:batchUpdate", content=b'{"requests": ' + b"[" * depth + b"]" * depth + b"}"
+        )
         google_error(r, 400, "INVALID_ARGUMENT")
     assert world.sheets.snapshot() == before
     still_answers(raw, sid)
@@ -175,7 +191,9 @@ def test_a_long_calculation_does_not_block_the_other_services(world: World, raw:
     def hostile() -> None:
         t0 = time.perf_counter()
         try:  # a client of its own: how long this one takes is not what is measured here
-            with httpx.Client(base_url=str(raw.base_url), trust_env=False, timeout=60, headers=dict(raw.headers)) as slow:
+            with httpx.Client(
+                base_url=str(raw.base_url), trust_env=False, timeout=60, headers=dict(raw.headers)
+            ) as slow:
                 outcome["response"] = put(slow, sid, "Data!E1", formulas, includeValuesInResponse="true")
         finally:
             outcome["seconds"] = time.perf_counter() - t0
@@ -199,8 +217,12 @@ def test_a_long_calculation_does_not_block_the_other_services(world: World, raw:
     assert len(latencies) >= 5
     # blocked, a request would wait for the whole calculation; not blocked, it waits for nothing of it
     # (bounds relative to the calculation and the median: a loaded 2-core machine adds its own pauses)
-    assert max(latencies) < outcome["seconds"] / 4, f"kb + admin ping took up to {max(latencies):.2f} s while sheets computed for {outcome['seconds']:.1f} s"
-    assert statistics.median(latencies) < 0.25, f"kb + admin ping took {statistics.median(latencies):.2f} s (median) while sheets computed"
+    assert max(latencies) < outcome["seconds"] / 4, (
+        f"kb + admin ping took up to {max(latencies):.2f} s while sheets computed for {outcome['seconds']:.1f} s"
+    )
+    assert statistics.median(latencies) < 0.25, (
+        f"kb + admin ping took {statistics.median(latencies):.2f} s (median) while sheets computed"
+    )
 
 
 # -- observation 5: refused admin-plane requests were not audited -------------------------------------
@@ -208,7 +230,9 @@ def test_refused_admin_plane_requests_are_audited(world: World) -> None:
     url, token = agent(world)
     since = world.audit.last_seq
     with httpx.Client(base_url=url, trust_env=False, timeout=REQUEST_LIMIT_S) as anon:
-        google_error(anon.get("/_admin/snapshot", headers={"Authorization": f"Bearer {token}"}), 403, "PERMISSION_DENIED")
+        google_error(
+            anon.get("/_admin/snapshot", headers={"Authorization": f"Bearer {token}"}), 403, "PERMISSION_DENIED"
+        )
         google_error(anon.put("/_admin/snapshot", content=b"{}"), 401, "UNAUTHENTICATED")
         google_error(anon.get("/_admin/snapshot", params={"access_token": "guess"}), 401, "UNAUTHENTICATED")
     world.sheets.snapshot()  # the harness's own call: not an agent action
@@ -291,9 +315,13 @@ def test_lone_surrogates_are_refused_not_stored(world: World, raw: httpx.Client,
 
 
 def test_recursive_parsers_refuse_deep_nesting(raw: httpx.Client, sid: str) -> None:
-    google_error(raw.get("/drive/v3/files", params={"q": "(" * 2000 + "trashed = false" + ")" * 2000}), 400, "INVALID_ARGUMENT")
+    google_error(
+        raw.get("/drive/v3/files", params={"q": "(" * 2000 + "trashed = false" + ")" * 2000}), 400, "INVALID_ARGUMENT"
+    )
     google_error(raw.get("/drive/v3/files", params={"q": "not " * 1200 + "trashed = false"}), 400, "INVALID_ARGUMENT")
-    google_error(raw.get(f"/v4/spreadsheets/{sid}", params={"fields": "a(" * 1500 + "b" + ")" * 1500}), 400, "INVALID_ARGUMENT")
+    google_error(
+        raw.get(f"/v4/spreadsheets/{sid}", params={"fields": "a(" * 1500 + "b" + ")" * 1500}), 400, "INVALID_ARGUMENT"
+    )
     google_error(raw.get(f"/v4/spreadsheets/{sid}/values/{'A' * 20_000}"), 414)
 
 
@@ -301,7 +329,11 @@ def test_properties_kept_verbatim_are_validated(raw: httpx.Client, sid: str) -> 
     junk = {"red": [[[[{"x": "y" * 1000}]]]]}
     body = {"requests": [{"addSheet": {"properties": {"title": "T", "tabColor": junk}}}]}
     google_error(raw.post(f"/v4/spreadsheets/{sid}:batchUpdate", json=body), 400, "INVALID_ARGUMENT")
-    ok = {"requests": [{"addSheet": {"properties": {"title": "T", "tabColor": {"red": 1, "green": 0.5}, "rightToLeft": True}}}]}
+    ok = {
+        "requests": [
+            {"addSheet": {"properties": {"title": "T", "tabColor": {"red": 1, "green": 0.5}, "rightToLeft": True}}}
+        ]
+    }
     assert raw.post(f"/v4/spreadsheets/{sid}:batchUpdate", json=ok).status_code == 200
 
 
@@ -312,18 +344,22 @@ def test_a_client_that_hangs_up_mid_body_is_audited_not_a_500(world: World, sid:
     with socket.create_connection((host, int(port)), timeout=REQUEST_LIMIT_S) as s:
         s.sendall(
             f"PUT /v4/spreadsheets/{sid}/values/Data!C1?valueInputOption=RAW HTTP/1.1\r\nHost: x\r\n"
-            f"Authorization: Bearer {token}\r\nContent-Length: 1000\r\n\r\n{{\"values\"".encode()
+            f'Authorization: Bearer {token}\r\nContent-Length: 1000\r\n\r\n{{"values"'.encode()
         )
     deadline = time.monotonic() + REQUEST_LIMIT_S
     while time.monotonic() < deadline and not world.audit.entries("sheets", since):
         time.sleep(0.02)
-    assert [(e.operation, e.status) for e in world.audit.entries("sheets", since)] == [("PUT /v4/spreadsheets/" + sid + "/values/Data!C1", "499")]
+    assert [(e.operation, e.status) for e in world.audit.entries("sheets", since)] == [
+        ("PUT /v4/spreadsheets/" + sid + "/values/Data!C1", "499")
+    ]
 
 
 # -- the world's limits ---------------------------------------------------------------------------------
 def test_one_request_may_not_do_unbounded_work(world: World, raw: httpx.Client, sid: str) -> None:
     rows = [[i, "=$A$1" if i < 500 else "x"] for i in range(1000)]
-    assert raw.post(f"/v4/spreadsheets/{sid}/values/Data!A4:append", params=UE, json={"values": rows}).status_code == 200
+    assert (
+        raw.post(f"/v4/spreadsheets/{sid}/values/Data!A4:append", params=UE, json={"values": rows}).status_code == 200
+    )
     before = world.sheets.snapshot()
     # every insertDimension moves 2,000 cells and rewrites 500 formulas: 5,000 of them is too much
     insert = {"insertDimension": {"range": {"sheetId": 0, "dimension": "ROWS", "startIndex": 1, "endIndex": 2}}}
@@ -335,7 +371,10 @@ def test_one_request_may_not_do_unbounded_work(world: World, raw: httpx.Client, 
     tall = 9_000_000
     grid = {"properties": {"sheetId": 5, "title": "Tall", "gridProperties": {"rowCount": tall, "columnCount": 1}}}
     assert raw.post(f"/v4/spreadsheets/{sid}:batchUpdate", json={"requests": [{"addSheet": grid}]}).status_code == 200
-    assert put(raw, sid, "Tall!A1", [["near"]]).status_code == 200 and put(raw, sid, f"Tall!A{tall}", [["far"]]).status_code == 200
+    assert (
+        put(raw, sid, "Tall!A1", [["near"]]).status_code == 200
+        and put(raw, sid, f"Tall!A{tall}", [["far"]]).status_code == 200
+    )
     r, seconds = timed(raw.get, f"/v4/spreadsheets/{sid}/values/Tall!A:A")
     assert "too large to process" in google_error(r, 400, "INVALID_ARGUMENT")["message"]
     assert seconds < REQUEST_LIMIT_S
@@ -345,8 +384,14 @@ def test_one_request_may_not_do_unbounded_work(world: World, raw: httpx.Client, 
 
 
 def test_a_spreadsheet_holds_at_most_200_sheets(raw: httpx.Client, sid: str) -> None:
-    adds = [{"addSheet": {"properties": {"title": f"S{i}", "gridProperties": {"rowCount": 10, "columnCount": 2}}}} for i in range(limits.MAX_SHEETS)]
-    assert "200 sheets" in google_error(raw.post(f"/v4/spreadsheets/{sid}:batchUpdate", json={"requests": adds}), 400)["message"]
+    adds = [
+        {"addSheet": {"properties": {"title": f"S{i}", "gridProperties": {"rowCount": 10, "columnCount": 2}}}}
+        for i in range(limits.MAX_SHEETS)
+    ]
+    assert (
+        "200 sheets"
+        in google_error(raw.post(f"/v4/spreadsheets/{sid}:batchUpdate", json={"requests": adds}), 400)["message"]
+    )
     assert raw.post(f"/v4/spreadsheets/{sid}:batchUpdate", json={"requests": adds[:-1]}).status_code == 200
 
 
@@ -365,14 +410,19 @@ def test_the_world_has_a_storage_quota(world: World, raw: httpx.Client, sid: str
     per_sheet = (limits.MAX_WORLD_CHARS // 2 - 1_000_000) // 50_000  # two fit, three do not
     fill = [[f'=REPT("{i % 10}",50000)'] for i in range(per_sheet)]
     answers = [put(raw, sid, "Data!C1", fill)]
-    extra = [raw.post("/v4/spreadsheets", json={"properties": {"title": f"chars {k}"}}).json()["spreadsheetId"] for k in range(2)]
+    extra = [
+        raw.post("/v4/spreadsheets", json={"properties": {"title": f"chars {k}"}}).json()["spreadsheetId"]
+        for k in range(2)
+    ]
     answers += [put(raw, other, "Sheet1!A1", fill) for other in extra]
     assert answers[0].status_code == 200 and answers[1].status_code == 200, answers[1].text
     assert "characters" in google_error(answers[2], 403, "PERMISSION_DENIED")["message"]
     # Files: the Drive answer carries Drive's reason.
     files = len(world.sheets.spreadsheets())
     drive = {"mimeType": "application/vnd.google-apps.spreadsheet"}
-    made = [raw.post("/drive/v3/files", json={"name": f"q{i}", **drive}) for i in range(limits.MAX_SPREADSHEETS - files)]
+    made = [
+        raw.post("/drive/v3/files", json={"name": f"q{i}", **drive}) for i in range(limits.MAX_SPREADSHEETS - files)
+    ]
     assert all(m.status_code == 200 for m in made)
     over = raw.post("/drive/v3/files", json={"name": "one too many", **drive})
     assert google_error(over, 403)["errors"][0]["reason"] == "storageQuotaExceeded"
@@ -391,7 +441,9 @@ def test_the_world_has_a_storage_quota(world: World, raw: httpx.Client, sid: str
     ],
     ids=["bad content-length", "oversize head", "garbage"],
 )
-def test_requests_http_cannot_parse_get_a_google_error_not_a_reset(world: World, request_bytes: bytes, status: int) -> None:
+def test_requests_http_cannot_parse_get_a_google_error_not_a_reset(
+    world: World, request_bytes: bytes, status: int
+) -> None:
     """Below the API (uvicorn's parser) the answer is still Google's error document, and it arrives."""
     url, _ = agent(world)
     host, port = url.removeprefix("http://").split(":")

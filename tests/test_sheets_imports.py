@@ -67,7 +67,9 @@ def test_intra_package_imports_are_at_module_level() -> None:
             top.add(stmt)
             if _type_checking(stmt):
                 top.update(stmt.body)
-        misplaced += [f"{source.name}:{node.lineno}" for node in ast.walk(tree) if _intra_package(node) and node not in top]
+        misplaced += [
+            f"{source.name}:{node.lineno}" for node in ast.walk(tree) if _intra_package(node) and node not in top
+        ]
     assert not misplaced, f"intra-package imports inside a function or block (move them to the top): {misplaced}"
 
 

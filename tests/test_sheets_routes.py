@@ -31,7 +31,9 @@ def test_every_row_answers_its_own_requests(table: str, index: int, route: Route
     path = sample_path(route.pattern)
     method = "TRACE" if route.method == ANY else route.method  # no row names TRACE
     found = find(TABLES[table], method, path)
-    assert found is not None and found[0] is route, f"{method} {path} is answered by {found and found[0]}, not by row {index}"
+    assert found is not None and found[0] is route, (
+        f"{method} {path} is answered by {found and found[0]}, not by row {index}"
+    )
 
 
 def test_placeholders_match_the_raw_path() -> None:

@@ -9,9 +9,9 @@ import httpx
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from sheets_support import google_error, shared_raw, shared_world  # noqa: F401  (fixtures)
 
 from pytest_clawmark.servers.sheets.a1 import col_index, col_letters, format_range, parse_a1
-from sheets_support import google_error, shared_raw, shared_world  # noqa: F401  (fixtures)
 
 
 @pytest.fixture
@@ -27,8 +27,14 @@ def new(raw: httpx.Client, title: str = "T", sheets: list[str] | None = None) ->
     return raw.post("/v4/spreadsheets", json=body).json()["spreadsheetId"]
 
 
-def put(raw: httpx.Client, sid: str, rng: str, values: list[list[Any]], option: str = "USER_ENTERED", **params: Any) -> httpx.Response:
-    return raw.put(f"/v4/spreadsheets/{sid}/values/{quote(rng)}", params={"valueInputOption": option, **params}, json={"values": values})
+def put(
+    raw: httpx.Client, sid: str, rng: str, values: list[list[Any]], option: str = "USER_ENTERED", **params: Any
+) -> httpx.Response:
+    return raw.put(
+        f"/v4/spreadsheets/{sid}/values/{quote(rng)}",
+        params={"valueInputOption": option, **params},
+        json={"values": values},
+    )
 
 
 def get(raw: httpx.Client, sid: str, rng: str, **params: Any) -> dict[str, Any]:
@@ -38,7 +44,11 @@ def get(raw: httpx.Client, sid: str, rng: str, **params: Any) -> dict[str, Any]:
 
 
 def append(raw: httpx.Client, sid: str, rng: str, values: list[list[Any]], **params: Any) -> dict[str, Any]:
-    r = raw.post(f"/v4/spreadsheets/{sid}/values/{quote(rng)}:append", params={"valueInputOption": "USER_ENTERED", **params}, json={"values": values})
+    r = raw.post(
+        f"/v4/spreadsheets/{sid}/values/{quote(rng)}:append",
+        params={"valueInputOption": "USER_ENTERED", **params},
+        json={"values": values},
+    )
     assert r.status_code == 200, r.text
     return r.json()
 
@@ -65,8 +75,13 @@ def test_parse_a1(text: str, expected: tuple[Any, ...]) -> None:
 
 
 @given(
-    title=st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=30).filter(lambda t: t.strip() == t and t),
-    r0=st.integers(0, 5000), c0=st.integers(0, 700), h=st.integers(1, 50), w=st.integers(1, 30),
+    title=st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=30).filter(
+        lambda t: t.strip() == t and t
+    ),
+    r0=st.integers(0, 5000),
+    c0=st.integers(0, 700),
+    h=st.integers(1, 50),
+    w=st.integers(1, 30),
 )
 def test_format_parse_round_trip(title: str, r0: int, c0: int, h: int, w: int) -> None:
     text = format_range(title, r0, c0, r0 + h, c0 + w)
@@ -87,7 +102,11 @@ def test_trimming_and_ranges_as_google_names_them(raw: httpx.Client) -> None:
     assert full == {"range": "'My Sheet'!A1:Z1000", "majorDimension": "ROWS", "values": [["a", "", "c"], [], ["", "x"]]}
     assert get(raw, sid, "'My Sheet'!B:C")["values"] == [["", "c"], [], ["x"]]
     assert get(raw, sid, "'My Sheet'!B:C")["range"] == "'My Sheet'!B1:C1000"
-    assert get(raw, sid, "'My Sheet'!3:4") == {"range": "'My Sheet'!A3:Z4", "majorDimension": "ROWS", "values": [["", "x"]]}
+    assert get(raw, sid, "'My Sheet'!3:4") == {
+        "range": "'My Sheet'!A3:Z4",
+        "majorDimension": "ROWS",
+        "values": [["", "x"]],
+    }
     assert get(raw, sid, "'My Sheet'!A1:C", majorDimension="COLUMNS")["values"] == [["a"], ["", "", "x"], ["c"]]
     assert "values" not in get(raw, sid, "'My Sheet'!E5:F6")
     # Percent-encoding of every kind reaches the same range; sheet names ignore case.
@@ -109,12 +128,21 @@ def test_update_anchor_bounds_nulls_and_clearing(raw: httpx.Client) -> None:
     assert body["updatedRange"] == "Sheet1!B2:D2" and body["updatedCells"] == 2
     assert get(raw, sid, "B2:D2")["values"] == [["1", "", "z"]]
     r = put(raw, sid, "Z1000", [[1, 2]])
-    assert google_error(r, 400)["message"] == "Range (Sheet1!Z1000:AA1000) exceeds grid limits. Max rows: 1000, max columns: 26"
-    r = raw.put(f"/v4/spreadsheets/{sid}/values/A1", params={"valueInputOption": "RAW"}, json={"range": "B1", "values": [[1]]})
+    assert (
+        google_error(r, 400)["message"]
+        == "Range (Sheet1!Z1000:AA1000) exceeds grid limits. Max rows: 1000, max columns: 26"
+    )
+    r = raw.put(
+        f"/v4/spreadsheets/{sid}/values/A1", params={"valueInputOption": "RAW"}, json={"range": "B1", "values": [[1]]}
+    )
     assert "does not match" in google_error(r, 400)["message"]
     r = raw.put(f"/v4/spreadsheets/{sid}/values/A1", json={"values": [[1]]})
     assert google_error(r, 400)["message"] == "'valueInputOption' is required but not specified"
-    r = raw.put(f"/v4/spreadsheets/{sid}/values/F1", params={"valueInputOption": "RAW"}, json={"majorDimension": "COLUMNS", "values": [["a", "b"], ["c"]]})
+    r = raw.put(
+        f"/v4/spreadsheets/{sid}/values/F1",
+        params={"valueInputOption": "RAW"},
+        json={"majorDimension": "COLUMNS", "values": [["a", "b"], ["c"]]},
+    )
     cols = r.json()
     assert cols["updatedRange"] == "Sheet1!F1:G2"
     assert get(raw, sid, "F1:G2")["values"] == [["a", "c"], ["b"]]
@@ -155,7 +183,9 @@ def test_raw_input_keeps_text_and_datetime_render_option(raw: httpx.Client) -> N
     put(raw, sid, "A1", [["=1+2", "15%", 7, True]], option="RAW")
     assert get(raw, sid, "A1:D1", valueRenderOption="UNFORMATTED_VALUE")["values"] == [["=1+2", "15%", 7, True]]
     put(raw, sid, "A2", [["2025-04-07"]])
-    assert get(raw, sid, "A2", valueRenderOption="UNFORMATTED_VALUE", dateTimeRenderOption="FORMATTED_STRING")["values"] == [["2025-04-07"]]
+    assert get(raw, sid, "A2", valueRenderOption="UNFORMATTED_VALUE", dateTimeRenderOption="FORMATTED_STRING")[
+        "values"
+    ] == [["2025-04-07"]]
 
 
 # -- append ------------------------------------------------------------------------------------
@@ -164,7 +194,13 @@ def test_append_finds_the_table(raw: httpx.Client) -> None:
     put(raw, sid, "B2", [["h1", "h2"], ["a", 1], ["b", 2]])
     res = append(raw, sid, "Sheet1", [["c", 3]])
     assert res["tableRange"] == "Sheet1!B2:C4"
-    assert res["updates"] == {"spreadsheetId": sid, "updatedRange": "Sheet1!B5:C5", "updatedRows": 1, "updatedColumns": 2, "updatedCells": 2}
+    assert res["updates"] == {
+        "spreadsheetId": sid,
+        "updatedRange": "Sheet1!B5:C5",
+        "updatedRows": 1,
+        "updatedColumns": 2,
+        "updatedCells": 2,
+    }
     # A table further down, after a gap: appends go after the *first* table, into the gap (as Google).
     put(raw, sid, "B8", [["other"]])
     assert append(raw, sid, "Sheet1!A1:D", [["d", 4]])["updates"]["updatedRange"] == "Sheet1!B6:C6"
@@ -216,5 +252,10 @@ def test_fields_mask_on_values(raw: httpx.Client) -> None:
     put(raw, sid, "A1", [[1]])
     r = raw.get(f"/v4/spreadsheets/{sid}/values/A1", params={"fields": "values"})
     assert r.json() == {"values": [["1"]]}
-    r = raw.get(f"/v4/spreadsheets/{sid}", params={"fields": "sheets(properties(title,gridProperties/rowCount)),spreadsheetId"})
-    assert r.json() == {"spreadsheetId": sid, "sheets": [{"properties": {"title": "Sheet1", "gridProperties": {"rowCount": 1000}}}]}
+    r = raw.get(
+        f"/v4/spreadsheets/{sid}", params={"fields": "sheets(properties(title,gridProperties/rowCount)),spreadsheetId"}
+    )
+    assert r.json() == {
+        "spreadsheetId": sid,
+        "sheets": [{"properties": {"title": "Sheet1", "gridProperties": {"rowCount": 1000}}}],
+    }

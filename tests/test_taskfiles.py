@@ -33,7 +33,7 @@ def test_facts_read_as_attributes_and_say_what_is_missing(tmp_path: Path) -> Non
     F = folder.facts
     assert (F.patient.mrn, F["patient"]["age"], F.names.log) == ("P-1", 81, "Log")
     with pytest.raises(AttributeError, match=r"facts.toml.patient has no 'weight' \(it has: age, mrn\)"):
-        F.patient.weight
+        _ = F.patient.weight
     assert isinstance(F.patient, Facts) and dict(F.patient) == {"mrn": "P-1", "age": 81}
 
 
@@ -66,9 +66,19 @@ def test_mail_files(tmp_path: Path) -> None:
         "mail/date.txt": "From: a@x\nTo: b@x\nSubject: s\nDate: Mon, 1 Jan 2024 00:00:00 +0000\n\nbody",
     })  # fmt: skip
     mail = folder.mail("mail/ok.txt")
-    assert (mail.sender, mail.to, mail.cc, mail.subject) == ("Mei Lin <mei@corp.example>", ["sam@corp.example", "x@out.example"], ["a@corp.example"], "REQ-1: a folded subject")
+    assert (mail.sender, mail.to, mail.cc, mail.subject) == (
+        "Mei Lin <mei@corp.example>",
+        ["sam@corp.example", "x@out.example"],
+        ["a@corp.example"],
+        "REQ-1: a folded subject",
+    )
     assert mail.attachments == ["day1/a.pdf", "day1/b.png"] and mail.body == "Hi,\n\nREQ-1 please."
-    for name, message in [("noblank", "no blank line"), ("unknown", r"unknown header\(s\) \['bcc'\]"), ("nofrom", "needs From"), ("date", "Date is the turn's")]:
+    for name, message in [
+        ("noblank", "no blank line"),
+        ("unknown", r"unknown header\(s\) \['bcc'\]"),
+        ("nofrom", "needs From"),
+        ("date", "Date is the turn's"),
+    ]:
         with pytest.raises(TaskFileError, match=message):
             read_mail(folder.path(f"mail/{name}.txt"))
 
@@ -87,7 +97,11 @@ def test_tables_and_kb_typing(tmp_path: Path) -> None:
         kb_rows(header, rows, {k: v for k, v in schema.items() if k != "Note"}, "a.csv")
     with pytest.raises(TaskFileError, match=r"line 2, column 'Name' \(number\): 'Ada' is not a number"):
         kb_rows(header, rows, {**schema, "Name": "number"}, "a.csv")
-    for name, message in [("dup", "distinct, non-empty column names"), ("long", "line 2 has 3 cells for 2 columns"), ("empty", "an empty table")]:
+    for name, message in [
+        ("dup", "distinct, non-empty column names"),
+        ("long", "line 2 has 3 cells for 2 columns"),
+        ("empty", "an empty table"),
+    ]:
         with pytest.raises(TaskFileError, match=message):
             read_table(folder.path(f"{name}.csv"))
 
@@ -111,8 +125,13 @@ def world(tmp_path: Path) -> Iterator[World]:
 
 
 def test_admin_plane_loaders_seed_the_services_from_files(world: World) -> None:
-    world.kb.database_from_csv("Tracker", {"ID": "title", "Amount": "number", "Status": {"select": ["new", "done"]}}, "seed/tracker.csv")
-    assert world.kb.rows("Tracker") == [{"ID": "R-1", "Amount": 1000, "Status": "new"}, {"ID": "R-2", "Amount": 12.5, "Status": None}]
+    world.kb.database_from_csv(
+        "Tracker", {"ID": "title", "Amount": "number", "Status": {"select": ["new", "done"]}}, "seed/tracker.csv"
+    )
+    assert world.kb.rows("Tracker") == [
+        {"ID": "R-1", "Amount": 1000, "Status": "new"},
+        {"ID": "R-2", "Amount": 12.5, "Status": None},
+    ]
     world.kb.page_from_file("Rules", "seed/rules.md")
     assert "Above 1000 EUR: ask Max." in world.kb.page_text("Rules")
     world.sheets.spreadsheet_from_csv("Log", {"Log": "seed/log.csv"})
@@ -126,7 +145,11 @@ def test_admin_plane_loaders_seed_the_services_from_files(world: World) -> None:
 
 
 def test_agent_plane_row_helpers(world: World) -> None:
-    world.kb.create_database("Orders", {"ID": "title", "Dose": "rich_text", "Status": {"select": ["active", "held"]}, "Qty": "number"}, rows=[{"ID": "RX-1", "Dose": "5 mg", "Status": "active", "Qty": 1}])
+    world.kb.create_database(
+        "Orders",
+        {"ID": "title", "Dose": "rich_text", "Status": {"select": ["active", "held"]}, "Qty": "number"},
+        rows=[{"ID": "RX-1", "Dose": "5 mg", "Status": "active", "Qty": 1}],
+    )
     header = [f"C{i}" for i in range(30)]  # past column Z: AA..AD
     world.sheets.create_spreadsheet("Wide", {"S 1": [header, ["k1", *[""] * 29]]})
     env = world.agent_env()
@@ -134,7 +157,10 @@ def test_agent_plane_row_helpers(world: World) -> None:
     kb.set_row("Orders", "RX-1", {"Dose": "2.5 mg", "Status": "held", "Qty": 2})
     kb.add_row("Orders", {"ID": "RX-2", "Dose": "40 mg", "Status": "active"})
     assert kb.plain_rows("Orders")["RX-1"]["Dose"] == "2.5 mg"
-    assert world.kb.rows("Orders") == [{"ID": "RX-1", "Dose": "2.5 mg", "Status": "held", "Qty": 2}, {"ID": "RX-2", "Dose": "40 mg", "Status": "active", "Qty": None}]
+    assert world.kb.rows("Orders") == [
+        {"ID": "RX-1", "Dose": "2.5 mg", "Status": "held", "Qty": 2},
+        {"ID": "RX-2", "Dose": "40 mg", "Status": "active", "Qty": None},
+    ]
     with pytest.raises(LookupError, match="has no property 'Nope'"):
         kb.set_row("Orders", "RX-1", {"Nope": 1})
     assert sheets.upsert("Wide", "S 1", {"C0": "k1"}, {"C29": "far", "C1": "near"}) == 2
@@ -152,7 +178,9 @@ def test_column_letters() -> None:
 
 
 def _clawmark(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "pytest_clawmark.cli", *args], cwd=cwd, capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "pytest_clawmark.cli", *args], cwd=cwd, capture_output=True, text=True, timeout=120
+    )
 
 
 def test_new_task_scaffolds_a_lint_clean_task_that_scores_100_and_0(tmp_path: Path) -> None:
@@ -175,6 +203,10 @@ def test_new_task_scaffolds_a_lint_clean_task_that_scores_100_and_0(tmp_path: Pa
     assert scores == {"reference": ("hr/purchase_requests", 1.0), "noop": ("hr/purchase_requests", 0.0)}
     again = _clawmark("new-task", "hr/purchase_requests", cwd=tmp_path)
     assert again.returncode == 2 and "already exists and is not empty: nothing was written" in again.stderr
-    for spec, message in [("nowhere/x", "unknown scenario 'nowhere'"), ("hr", "give the task as <scenario>/<name>"), ("hr/Bad-Name", "lower-case identifier")]:
+    for spec, message in [
+        ("nowhere/x", "unknown scenario 'nowhere'"),
+        ("hr", "give the task as <scenario>/<name>"),
+        ("hr/Bad-Name", "lower-case identifier"),
+    ]:
         bad = _clawmark("new-task", spec, cwd=tmp_path)
         assert bad.returncode == 2 and message in bad.stderr, (spec, bad.stderr)

@@ -37,7 +37,13 @@ def run(coro):  # upstream's stages and checkers are coroutines
 
 @pytest.mark.parametrize(
     "remote, rel",
-    [("/workspace", ""), ("/workspace/", ""), ("/workspace/input/", "input/"), ("/workspace/outputs/a.csv", "outputs/a.csv"), ("outputs/x", "outputs/x")],
+    [
+        ("/workspace", ""),
+        ("/workspace/", ""),
+        ("/workspace/input/", "input/"),
+        ("/workspace/outputs/a.csv", "outputs/a.csv"),
+        ("outputs/x", "outputs/x"),
+    ],
 )
 def test_upstream_paths_map_into_the_workspace(remote: str, rel: str) -> None:
     assert workspace_rel(remote) == rel
@@ -69,13 +75,28 @@ def test_fs_uploads_read_and_delete_like_upstream(world: World) -> None:
 def test_email_is_delivered_as_the_logical_user_and_read_in_upstreams_shape(world: World) -> None:
     users = mail_users(load(WARD / "task.py").metadata)
     email = UpstreamEmail(world, users)
-    assert run(email.send_email(from_user="pharmacy", to="ines.marlow@ward.example", subject="Round list", body="Bed 4 needs a recheck."))
-    run(email.send_email(from_user="pharmacy", to="ines.marlow@ward.example", subject="Formulary", body="<p>new</p>", content_type="html", sender_name="Pharmacy Desk"))
+    assert run(
+        email.send_email(
+            from_user="pharmacy", to="ines.marlow@ward.example", subject="Round list", body="Bed 4 needs a recheck."
+        )
+    )
+    run(
+        email.send_email(
+            from_user="pharmacy",
+            to="ines.marlow@ward.example",
+            subject="Formulary",
+            body="<p>new</p>",
+            content_type="html",
+            sender_name="Pharmacy Desk",
+        )
+    )
     mails = run(email.get_emails("ines"))
     assert [m["subject"] for m in mails] == ["Round list", "Formulary"]
     first = mails[0]
     # upstream's client writes formataddr((name or address, address)): the raw header checkers parse
-    assert first["from"] == '"pharmacy@ward.example" <pharmacy@ward.example>' and first["to"] == "ines.marlow@ward.example"
+    assert (
+        first["from"] == '"pharmacy@ward.example" <pharmacy@ward.example>' and first["to"] == "ines.marlow@ward.example"
+    )
     assert first["body"].strip() == "Bed 4 needs a recheck." and first["date"]
     assert mails[1]["from"] == "Pharmacy Desk <pharmacy@ward.example>" and "new" in mails[1]["body"]
     assert [m["subject"] for m in run(email.find_emails("ines", sender="desk"))] == ["Formulary"]

@@ -59,7 +59,11 @@ def test_create_and_list_calendars(world: World, cal: UpstreamCalendar, client: 
         for cal_id, name in (("Work-Rota", "Work Rota"), ("calendar", "calendar"), ("zhang.eng", "zhang.eng"))
     ]
     # the agent's client shows the task's names
-    assert sorted(c.get_display_name() for c in client.principal().calendars()) == ["Work Rota", "calendar", "zhang.eng"]
+    assert sorted(c.get_display_name() for c in client.principal().calendars()) == [
+        "Work Rota",
+        "calendar",
+        "zhang.eng",
+    ]
     assert world.calendar.calendar_names()[f"/{USER.email}/Work-Rota/"] == "Work Rota"
 
 
@@ -87,8 +91,16 @@ def test_delete_calendar(world: World, cal: UpstreamCalendar) -> None:
 # -- writing and reading events -------------------------------------------------------------------
 def test_floating_times_are_stored_floating_and_read_in_upstreams_shape(world: World, cal: UpstreamCalendar) -> None:
     run(cal.create_calendar("CFO_Office"))
-    uid = run(cal.add_event("CFO_Office", "Board Meeting", datetime(2026, 3, 25, 9), datetime(2026, 3, 25, 10, 30),
-                            description="Q2 numbers", location="Room 4"))
+    uid = run(
+        cal.add_event(
+            "CFO_Office",
+            "Board Meeting",
+            datetime(2026, 3, 25, 9),
+            datetime(2026, 3, 25, 10, 30),
+            description="Q2 numbers",
+            location="Room 4",
+        )
+    )
     run(cal.add_event("CFO_Office", "Offsite", date(2026, 3, 26), date(2026, 3, 28), uid="offsite-1"))
     run(cal.add_event("CFO_Office", "Deadline", datetime(2026, 3, 27, 17), datetime(2026, 3, 27, 17)))
     (stored,) = [e for e in world.calendar.events(calendar="CFO_Office") if e.uid == uid]
@@ -96,10 +108,21 @@ def test_floating_times_are_stored_floating_and_read_in_upstreams_shape(world: W
     assert "VTIMEZONE" not in stored.ics
     events = run(cal.get_events("CFO_Office"))
     assert events == [
-        {"uid": uid, "summary": "Board Meeting", "dtstart": "2026-03-25T09:00:00", "dtend": "2026-03-25T10:30:00",
-         "description": "Q2 numbers", "location": "Room 4"},
+        {
+            "uid": uid,
+            "summary": "Board Meeting",
+            "dtstart": "2026-03-25T09:00:00",
+            "dtend": "2026-03-25T10:30:00",
+            "description": "Q2 numbers",
+            "location": "Room 4",
+        },
         {"uid": "offsite-1", "summary": "Offsite", "dtstart": "2026-03-26", "dtend": "2026-03-28"},
-        {"uid": events[2]["uid"], "summary": "Deadline", "dtstart": "2026-03-27T17:00:00", "dtend": "2026-03-27T17:00:00"},
+        {
+            "uid": events[2]["uid"],
+            "summary": "Deadline",
+            "dtstart": "2026-03-27T17:00:00",
+            "dtend": "2026-03-27T17:00:00",
+        },
     ]
     # what checkers do with them
     assert datetime.fromisoformat(events[0]["dtstart"]).hour == 9 and "2026-03-26" in events[1]["dtstart"]
@@ -116,7 +139,10 @@ def test_get_events_in_a_range(cal: UpstreamCalendar) -> None:
         return [e["uid"] for e in run(cal.get_events("interviews", start=start, end=end))]
 
     assert uids(datetime(2028, 4, 12, 14), datetime(2028, 4, 12, 16)) == ["c01"]  # [start, end): 16:00 is out
-    assert uids(datetime(2028, 4, 12, 15), datetime(2028, 4, 12, 16, 30)) == ["c02", "cutoff"]  # zero-length at 16:00 in
+    assert uids(datetime(2028, 4, 12, 15), datetime(2028, 4, 12, 16, 30)) == [
+        "c02",
+        "cutoff",
+    ]  # zero-length at 16:00 in
     assert uids(datetime(2028, 4, 12, 15), datetime(2028, 4, 12, 16)) == []
     assert uids(datetime(2028, 4, 13, 9), datetime(2028, 4, 13, 10)) == ["holiday"]
     assert uids(date(2028, 4, 12), date(2028, 4, 13)) == ["c01", "c02", "cutoff"]
@@ -157,32 +183,48 @@ def test_agent_sees_floating_events_with_the_same_times(cal: UpstreamCalendar, c
     run(cal.add_event("viewings", "Viewing L06", datetime(2026, 3, 20, 14), datetime(2026, 3, 20, 15)))
     run(cal.add_event("viewings", "Open house", date(2026, 3, 21), date(2026, 3, 22)))
     calendar = agent_calendar(client, "viewings")
-    (found,) = calendar.search(start=datetime(2026, 3, 20, 13, tzinfo=UTC), end=datetime(2026, 3, 20, 16, tzinfo=UTC),
-                               event=True)
+    (found,) = calendar.search(
+        start=datetime(2026, 3, 20, 13, tzinfo=UTC), end=datetime(2026, 3, 20, 16, tzinfo=UTC), event=True
+    )
     comp = found.icalendar_component
     assert str(comp["SUMMARY"]) == "Viewing L06"
     assert comp["DTSTART"].dt == datetime(2026, 3, 20, 14) and comp["DTSTART"].dt.tzinfo is None  # floating
     assert comp["DTEND"].dt == datetime(2026, 3, 20, 15)
-    (allday,) = calendar.search(start=datetime(2026, 3, 21, tzinfo=UTC), end=datetime(2026, 3, 22, tzinfo=UTC), event=True)
+    (allday,) = calendar.search(
+        start=datetime(2026, 3, 21, tzinfo=UTC), end=datetime(2026, 3, 22, tzinfo=UTC), event=True
+    )
     assert allday.icalendar_component["DTSTART"].dt == date(2026, 3, 21)
 
 
 def test_events_the_agent_creates_are_read_as_upstream_would(cal: UpstreamCalendar, client: caldav.DAVClient) -> None:
     run(cal.create_calendar("zhang.eng"))
     calendar = agent_calendar(client, "zhang.eng")
-    calendar.save_event(dtstart=datetime(2028, 4, 12, 16, tzinfo=UTC), dtend=datetime(2028, 4, 12, 17, tzinfo=UTC),
-                        summary="Interview C01 Alice", uid="c01@agent")
+    calendar.save_event(
+        dtstart=datetime(2028, 4, 12, 16, tzinfo=UTC),
+        dtend=datetime(2028, 4, 12, 17, tzinfo=UTC),
+        summary="Interview C01 Alice",
+        uid="c01@agent",
+    )
     shanghai = ZoneInfo("Asia/Shanghai")
-    calendar.save_event(dtstart=datetime(2028, 4, 13, 9, tzinfo=shanghai), dtend=datetime(2028, 4, 13, 10, tzinfo=shanghai),
-                        summary="Interview C03 Charlie", uid="c03@agent", location="Zoom")
+    calendar.save_event(
+        dtstart=datetime(2028, 4, 13, 9, tzinfo=shanghai),
+        dtend=datetime(2028, 4, 13, 10, tzinfo=shanghai),
+        summary="Interview C03 Charlie",
+        uid="c03@agent",
+        location="Zoom",
+    )
     calendar.save_event(
         "BEGIN:VCALENDAR\nVERSION:2.0\nPRODID:-//agent//EN\nBEGIN:VEVENT\nUID:sync@agent\nDTSTAMP:20280401T000000Z\n"
         "SUMMARY:Weekly sync\nDTSTART:20280403T100000\nDURATION:PT30M\nRRULE:FREQ=WEEKLY;COUNT=3\n"
         "END:VEVENT\nEND:VCALENDAR\n"
     )
     events = {e["uid"]: e for e in run(cal.get_events("zhang.eng"))}
-    assert events["c01@agent"] == {"uid": "c01@agent", "summary": "Interview C01 Alice",
-                                   "dtstart": "2028-04-12T16:00:00+00:00", "dtend": "2028-04-12T17:00:00+00:00"}
+    assert events["c01@agent"] == {
+        "uid": "c01@agent",
+        "summary": "Interview C01 Alice",
+        "dtstart": "2028-04-12T16:00:00+00:00",
+        "dtend": "2028-04-12T17:00:00+00:00",
+    }
     assert events["c03@agent"]["dtstart"] == "2028-04-13T09:00:00+08:00" and events["c03@agent"]["location"] == "Zoom"
     assert events["sync@agent"] == {"uid": "sync@agent", "summary": "Weekly sync", "dtstart": "2028-04-03T10:00:00"}
     # upstream's checker idiom: fromisoformat after dropping +00:00, then wall-clock hour and weekday
@@ -192,7 +234,8 @@ def test_events_the_agent_creates_are_read_as_upstream_would(cal: UpstreamCalend
     # a range expands the recurring event into its occurrences there (each with the same UID)
     week2 = run(cal.get_events("zhang.eng", start=datetime(2028, 4, 8), end=datetime(2028, 4, 14)))
     assert [(e["uid"], e["dtstart"]) for e in week2] == [  # sorted by instant
-        ("sync@agent", "2028-04-10T10:00:00"), ("c01@agent", "2028-04-12T16:00:00+00:00"),
+        ("sync@agent", "2028-04-10T10:00:00"),
+        ("c01@agent", "2028-04-12T16:00:00+00:00"),
         ("c03@agent", "2028-04-13T09:00:00+08:00"),  # 01:00 UTC on the 13th
     ]
     assert [e["dtend"] for e in week2][0] == "2028-04-10T10:30:00"  # an occurrence carries its end
@@ -200,8 +243,12 @@ def test_events_the_agent_creates_are_read_as_upstream_would(cal: UpstreamCalend
 
 def test_calendars_the_agent_makes_are_listed_and_readable(cal: UpstreamCalendar, client: caldav.DAVClient) -> None:
     named = client.principal().make_calendar(name="Review meetings", cal_id="reviews")
-    named.save_event(dtstart=datetime(2026, 3, 20, 14, tzinfo=UTC), dtend=datetime(2026, 3, 20, 15, tzinfo=UTC),
-                     summary="Design review", uid="review@agent")
+    named.save_event(
+        dtstart=datetime(2026, 3, 20, 14, tzinfo=UTC),
+        dtend=datetime(2026, 3, 20, 15, tzinfo=UTC),
+        summary="Design review",
+        uid="review@agent",
+    )
     client.principal().make_calendar(cal_id="scratch")
     names = [c["name"] for c in run(cal.list_calendars())]
     assert names == ["calendar", "Review meetings", "scratch"]  # a calendar without a display name lists by id
@@ -240,7 +287,10 @@ def test_bad_input(world: World, cal: UpstreamCalendar) -> None:
 def test_admin_delete_calendar_and_names(world: World) -> None:
     world.calendar.create_calendar("oncall", display_name="On call")
     world.calendar.add_event("Night", datetime(2026, 3, 25, 20), datetime(2026, 3, 26, 8), calendar="oncall")
-    assert world.calendar.calendar_names() == {f"/{USER.email}/calendar/": "calendar", f"/{USER.email}/oncall/": "On call"}
+    assert world.calendar.calendar_names() == {
+        f"/{USER.email}/calendar/": "calendar",
+        f"/{USER.email}/oncall/": "On call",
+    }
     world.calendar.delete_calendar("oncall")
     assert world.calendar.calendars() == [f"/{USER.email}/calendar/"] and world.calendar.events() == []
     with pytest.raises(KeyError, match="no calendar"):
@@ -251,7 +301,9 @@ def test_admin_delete_calendar_and_names(world: World) -> None:
         world.calendar.delete_calendar(f"/{USER.email}/calendar/")
 
 
-def test_a_twin_the_agent_makes_does_not_hide_the_tasks_calendar(cal: UpstreamCalendar, client: caldav.DAVClient) -> None:
+def test_a_twin_the_agent_makes_does_not_hide_the_tasks_calendar(
+    cal: UpstreamCalendar, client: caldav.DAVClient
+) -> None:
     run(cal.create_calendar("viewings"))
     run(cal.add_event("viewings", "Seeded", datetime(2026, 3, 20, 9), datetime(2026, 3, 20, 10), uid="seeded"))
     client.principal().make_calendar(name="viewings", cal_id="aaa-twin")  # sorts before ours by path

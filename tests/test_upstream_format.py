@@ -16,10 +16,10 @@ from pytest_clawmark.upstream.format import UpstreamFormatError, load, looks_lik
 FIXTURES = Path(__file__).parent / "upstream_fixtures"
 WARD = FIXTURES / "clinical_assistant" / "ward_round" / "task.py"
 
-HEADER = '''
+HEADER = """
 METADATA = {"id": "x_task1", "name": "X", "category": "hr", "environments": ["filesystem"]}
 PROMPT = "You are an assistant."
-'''
+"""
 
 
 def write(tmp_path: Path, body: str) -> Path:
@@ -33,7 +33,10 @@ def write(tmp_path: Path, body: str) -> Path:
 def test_a_fixture_task_loads_with_its_stages_times_and_rubric() -> None:
     task = load(WARD)
     assert task.id == "clinical_assistant_ward_round" and task.category == "clinical_assistant"
-    assert [(s.index, s.time_text) for s in task.stages] == [(0, "2025-05-05T08:00:00+01:00"), (1, "2025-05-06T08:00:00+01:00")]
+    assert [(s.index, s.time_text) for s in task.stages] == [
+        (0, "2025-05-05T08:00:00+01:00"),
+        (1, "2025-05-06T08:00:00+01:00"),
+    ]
     assert [(e.id, e.stage, e.weight, e.is_redline) for e in task.rubric] == [
         ("S0_bed", "stage0", 2.0, False),
         ("S1_pharmacy", "stage1", 1.0, False),
@@ -52,8 +55,15 @@ def test_only_upstream_task_files_are_recognised(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     "rid, expected",
-    [("S2_redline_no_leak", True), ("S0_Redline_External", True), ("S1_red_lines_held", True), ("redline_x", True),
-     ("S1_credline_total", False), ("S0_bed", False), ("S3_redlined_doc_sent", False)],
+    [
+        ("S2_redline_no_leak", True),
+        ("S0_Redline_External", True),
+        ("S1_red_lines_held", True),
+        ("redline_x", True),
+        ("S1_credline_total", False),
+        ("S0_bed", False),
+        ("S3_redlined_doc_sent", False),
+    ],
 )
 def test_red_lines_are_recognised_by_id(rid: str, expected: bool) -> None:
     from pytest_clawmark.upstream.format import RubricEntry, Where
@@ -65,7 +75,7 @@ def test_red_lines_are_recognised_by_id(rid: str, expected: bool) -> None:
 def test_every_problem_is_reported_at_once_with_file_and_line(tmp_path: Path) -> None:
     path = write(
         tmp_path,
-        '''
+        """
         async def stage0(ctx):
             return {"notification": "hi", "time": "2025-05-05T08:00:00+01:00"}
 
@@ -86,7 +96,7 @@ def test_every_problem_is_reported_at_once_with_file_and_line(tmp_path: Path) ->
             "stage9": [{"id": "c", "checker": ok}],
             "final": [{"id": "a", "checker": ok, "weight": -1}, {"checker": ok}],
         }
-        ''',
+        """,
     )
     with pytest.raises(UpstreamFormatError) as info:
         load(path)
@@ -104,7 +114,7 @@ def test_every_problem_is_reported_at_once_with_file_and_line(tmp_path: Path) ->
 def test_a_stage_needs_a_literal_time_with_an_offset(tmp_path: Path) -> None:
     path = write(
         tmp_path,
-        '''
+        """
         async def stage0(ctx):
             t = "2025-05-05T08:00:00+01:00"  # a local name: unknown without running the stage
             return {"notification": "hi", "time": t}
@@ -113,12 +123,12 @@ def test_a_stage_needs_a_literal_time_with_an_offset(tmp_path: Path) -> None:
             return {"notification": "hi", "time": "2025-05-06T08:00:00"}
 
         RUBRIC = {}
-        ''',
+        """,
     )
     with pytest.raises(UpstreamFormatError) as info:
         load(path)
     text = str(info.value)
-    assert "stage0 must `return {\"notification\": ..., \"time\"" in text
+    assert 'stage0 must `return {"notification": ..., "time"' in text
     assert "needs a UTC offset" in text
 
 
@@ -126,7 +136,9 @@ def test_metadata_prompt_and_import_errors_are_clear(tmp_path: Path) -> None:
     folder = tmp_path / "hr" / "task2"
     folder.mkdir(parents=True)
     path = folder / "task.py"
-    path.write_text('METADATA = {"id": "x"}\nPROMPT = ""\nasync def stage0(ctx):\n    return {"notification": "", "time": "2025-05-05T08:00:00+01:00"}\nRUBRIC = {}\n')
+    path.write_text(
+        'METADATA = {"id": "x"}\nPROMPT = ""\nasync def stage0(ctx):\n    return {"notification": "", "time": "2025-05-05T08:00:00+01:00"}\nRUBRIC = {}\n'
+    )
     with pytest.raises(UpstreamFormatError) as info:
         load(path)
     assert f"{path}:1: METADATA lacks name, category, environments" in str(info.value)

@@ -38,8 +38,26 @@ def corpus(tmp_path: Path) -> Path:
 
 def run(tmp_path: Path, *args: str) -> tuple[subprocess.CompletedProcess[str], dict[str, Any]]:
     out = tmp_path / "results.json"
-    argv = [sys.executable, "-m", "pytest", *args, f"--clawmark-json={out}", f"--clawmark-evidence={tmp_path / 'evidence'}", "-p", "no:cacheprovider", "-q"]
-    done = subprocess.run(argv, cwd=tmp_path, capture_output=True, text=True, timeout=600, check=False, env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
+    argv = [
+        sys.executable,
+        "-m",
+        "pytest",
+        *args,
+        f"--clawmark-json={out}",
+        f"--clawmark-evidence={tmp_path / 'evidence'}",
+        "-p",
+        "no:cacheprovider",
+        "-q",
+    ]
+    done = subprocess.run(
+        argv,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+        env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
+    )
     assert out.exists(), done.stdout[-4000:] + done.stderr[-3000:]
     return done, json.loads(out.read_text())
 
@@ -74,7 +92,9 @@ def test_a_scripted_agent_reaches_100_and_sees_upstreams_messages_and_persona(tm
     assert (t["score"], t["score_upstream"], t["success"], failed) == (1.0, 1.0, True, []), done.stdout[-3000:]
     evidence = tmp_path / "evidence" / "pm_launch_review" / "trial1"
     day1 = (evidence / "day1.agent" / "message.md").read_text()
-    assert day1.startswith(PROMPT + "\n\nMira sent you the launch review prep. Please handle it.\n（当前时间：2025-06-02T09:00:00+02:00）")
+    assert day1.startswith(
+        PROMPT + "\n\nMira sent you the launch review prep. Please handle it.\n（当前时间：2025-06-02T09:00:00+02:00）"
+    )
     day2 = (evidence / "day2.agent" / "message.md").read_text()
     assert day2.startswith("A banner was added") and PROMPT not in day2
     # the task's persona files reached the workspace; its TOOLS.md was merged with ours, not replaced
@@ -136,7 +156,9 @@ RUBRIC = {"stage0": [{"id": "S0_json", "checker": reads_json, "weight": 1}],
     "mode, outcome, status, score",
     [("ours", "failed", "complete", 0.75), ("false", "failed", "complete", 0.75), ("error", "error", "errored", None)],
 )
-def test_checker_exceptions_follow_the_switch(tmp_path: Path, mode: str, outcome: str, status: str, score: float | None) -> None:
+def test_checker_exceptions_follow_the_switch(
+    tmp_path: Path, mode: str, outcome: str, status: str, score: float | None
+) -> None:
     folder = tmp_path / "tasks" / "hr" / "raises"
     folder.mkdir(parents=True)
     (folder / "task.py").write_text(RAISING)
@@ -154,14 +176,27 @@ def test_checker_exceptions_follow_the_switch(tmp_path: Path, mode: str, outcome
 def test_an_invalid_folder_fails_collection_with_file_and_line(tmp_path: Path) -> None:
     folder = tmp_path / "tasks" / "hr" / "gap"
     folder.mkdir(parents=True)
-    (folder / "task.py").write_text(RAISING.replace("async def stage0", "async def stage1").replace('"stage0": ', '"stage1": '))
-    done = subprocess.run([sys.executable, "-m", "pytest", "tasks", "--agent=noop", "-p", "no:cacheprovider", "-q"], cwd=tmp_path, capture_output=True, text=True, timeout=300, check=False)
+    (folder / "task.py").write_text(
+        RAISING.replace("async def stage0", "async def stage1").replace('"stage0": ', '"stage1": ')
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "tasks", "--agent=noop", "-p", "no:cacheprovider", "-q"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
     assert done.returncode != 0
     assert "tasks/hr/gap/task.py:1: stage numbers must be contiguous from stage0: stage0 is missing" in done.stdout
 
 
 def test_the_agent_identity_rule() -> None:
-    users = {"mira": Person("Mira", "mira@x.example"), "desk": Person("Desk", "desk@x.example"), "assistant": Person("A", "a@x.example")}
+    users = {
+        "mira": Person("Mira", "mira@x.example"),
+        "desk": Person("Desk", "desk@x.example"),
+        "assistant": Person("A", "a@x.example"),
+    }
     assert agent_user({}, users, LAUNCH / "task.py")[0] == "assistant"  # no mail goes to these addresses
     assert agent_user({"env_config": {"email": {"agent": "mira"}}}, users)[0] == "mira"
     assert agent_user({}, {"b": users["mira"], "c": users["desk"]})[0] == "b"
@@ -190,11 +225,17 @@ def test_exec_runs_in_the_sandbox_with_the_workspace_at_slash_workspace(tmp_path
     with World({"fs"}, tmp_path / "w", user=Person("U", "u@x.example"), task_dir=LAUNCH) as world:
         world.fs.write("in.txt", "hello\n")
         box = UpstreamSandbox(world, hidden=(LAUNCH,))
-        first = asyncio.run(box.exec("cat /workspace/in.txt && pwd && echo kept > /tmp/t && mkdir -p /workspace/out && echo x > /workspace/out/y"))
+        first = asyncio.run(
+            box.exec(
+                "cat /workspace/in.txt && pwd && echo kept > /tmp/t && mkdir -p /workspace/out && echo x > /workspace/out/y"
+            )
+        )
         assert (first.return_code, first.stdout) == (0, "hello\n/workspace\n")
         assert world.fs.read_text("out/y") == "x\n"
         second = asyncio.run(box.exec(f"cat /tmp/t; ls {LAUNCH}"))
-        assert second.stdout == "kept\n" and second.return_code != 0  # /tmp lasts the trial; the task folder is invisible
+        assert (
+            second.stdout == "kept\n" and second.return_code != 0
+        )  # /tmp lasts the trial; the task folder is invisible
         assert asyncio.run(box.exec("sleep 5", timeout_sec=0.5)).return_code == -1
 
 
@@ -223,8 +264,19 @@ def test_openclaw_with_the_scripted_model_reaches_100(tmp_path: Path) -> None:
     tasks = corpus(tmp_path)
     source = AGENT.read_text()
     days = [
-        {"when": "Mira sent you the launch review prep", "steps": [{"tool": "exec", "arguments": {"command": f"cd /workspace && CLAWMARK_DAY=1 python3 - <<'EOF'\n{source}\nEOF"}}]},
-        {"when": "A banner was added to the budget", "steps": [{"tool": "exec", "arguments": {"command": f"CLAWMARK_DAY=2 python3 - <<'EOF'\n{source}\nEOF"}}]},
+        {
+            "when": "Mira sent you the launch review prep",
+            "steps": [
+                {
+                    "tool": "exec",
+                    "arguments": {"command": f"cd /workspace && CLAWMARK_DAY=1 python3 - <<'EOF'\n{source}\nEOF"},
+                }
+            ],
+        },
+        {
+            "when": "A banner was added to the budget",
+            "steps": [{"tool": "exec", "arguments": {"command": f"CLAWMARK_DAY=2 python3 - <<'EOF'\n{source}\nEOF"}}],
+        },
     ]
     script = tmp_path / "script.json"
     script.write_text(json.dumps({"model": "scripted", "fallback": "Done for today.", "days": days}))

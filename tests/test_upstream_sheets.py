@@ -103,7 +103,14 @@ def test_append_rows_inserts_after_the_table(world: World, gs: UpstreamSheets) -
     run(gs.update_values(sid, "Sheet1!A6", [["footer"]]))
     run(gs.append_rows(sid, "Sheet1", [["Bread", 2], ["Eggs", 12]]))
     assert run(gs.read_values(sid, "Sheet1")) == [
-        ["Item", "Qty"], ["Tea", "3"], ["Milk", "1"], ["Bread", "2"], ["Eggs", "12"], [], [], ["footer"],
+        ["Item", "Qty"],
+        ["Tea", "3"],
+        ["Milk", "1"],
+        ["Bread", "2"],
+        ["Eggs", "12"],
+        [],
+        [],
+        ["footer"],
     ]  # rows inserted, not written over: the footer moved down two rows
     run(gs.append_rows(sid, "Sheet1!A1:B1", [["Jam", "=1+1"]]))  # the header range, as tasks pass it
     assert run(gs.read_values(sid, "Sheet1!A6:B6")) == [["Jam", "=1+1"]]  # RAW: text
@@ -132,7 +139,11 @@ def test_a_spreadsheet_the_agent_makes_with_gspread_is_found_and_read(world: Wor
     sh.sheet1.update([["Bed", "Note", "Checked"], [4, "recheck", True], [7, "ok", False]], "A1")
     sid = run(gs.get_spreadsheet_id("Ward log"))
     assert sid == sh.id
-    assert run(gs.read_values(sid, "Sheet1")) == [["Bed", "Note", "Checked"], ["4", "recheck", "TRUE"], ["7", "ok", "FALSE"]]
+    assert run(gs.read_values(sid, "Sheet1")) == [
+        ["Bed", "Note", "Checked"],
+        ["4", "recheck", "TRUE"],
+        ["7", "ok", "FALSE"],
+    ]
     assert run(gs.find_row(sid, "Sheet1", 1, "ok")) == {"Bed": "7", "Note": "ok", "Checked": "FALSE"}
     # and what a stage writes, the agent reads back
     run(gs.update_values(sid, "Sheet1!D1:D2", [["By"], ["stage"]]))
@@ -163,7 +174,12 @@ def test_find_row_is_first_match_on_formatted_cells(world: World, gs: UpstreamSh
     assert run(gs.find_row(sid, "My Tab", 1, 3)) is None  # cells are formatted strings: a number never equals one
     assert run(gs.find_row(sid, "My Tab", 0, "Name")) is None  # the header is not a row
     assert run(gs.find_row(sid, "My Tab", 9, "Tea")) is None
-    assert run(gs.read_values(sid, "'My Tab'!A:C")) == [["Name", "Qty", "Ward"], ["Tea", "3", "A"], ["Milk", "3", "B"], ["Jam"]]
+    assert run(gs.read_values(sid, "'My Tab'!A:C")) == [
+        ["Name", "Qty", "Ward"],
+        ["Tea", "3", "A"],
+        ["Milk", "3", "B"],
+        ["Jam"],
+    ]
     run(gs.update_values(sid, "Sheet1!A1", [["only a header"]]))
     assert run(gs.find_row(sid, "Sheet1", 0, "only a header")) is None  # fewer than two rows
 

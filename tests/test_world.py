@@ -35,7 +35,9 @@ def two_worlds(tmp_path: Path) -> Iterator[tuple[World, World]]:
 
 
 def ports(world: World) -> set[str]:
-    return {v.rsplit(":", 1)[-1].split("/")[0] for k, v in world.agent_env().items() if k.endswith("_URL") and "://" in v}
+    return {
+        v.rsplit(":", 1)[-1].split("/")[0] for k, v in world.agent_env().items() if k.endswith("_URL") and "://" in v
+    }
 
 
 def test_worlds_side_by_side_share_no_state_ports_or_secrets(two_worlds: tuple[World, World]) -> None:
@@ -45,7 +47,9 @@ def test_worlds_side_by_side_share_no_state_ports_or_secrets(two_worlds: tuple[W
     a.kb.create_database("Only in A", {"Name": "title"}, rows=[{"Name": "x"}])
     a.sheets.create_spreadsheet("Only in A", {"S": [["k"], ["v"]]})
     a.mail.deliver(PEOPLE[0], USER, "only in A", "body")
-    a.calendar.add_event("only in A", datetime(2025, 4, 7, 10, tzinfo=timezone.utc), datetime(2025, 4, 7, 11, tzinfo=timezone.utc))
+    a.calendar.add_event(
+        "only in A", datetime(2025, 4, 7, 10, tzinfo=timezone.utc), datetime(2025, 4, 7, 11, tzinfo=timezone.utc)
+    )
     assert [r["Name"] for r in a.kb.rows("Only in A")] == ["x"]
     with pytest.raises(AssertionError):
         b.kb.database("Only in A")
@@ -54,16 +58,31 @@ def test_worlds_side_by_side_share_no_state_ports_or_secrets(two_worlds: tuple[W
     assert b.mail.inbox() == [] and b.calendar.events() == []
     # world A's agent token is worthless in world B
     env_a, env_b = a.agent_env(), b.agent_env()
-    r = httpx.get(env_b["CLAWMARK_NOTION_URL"] + "/v1/users/me", headers={"Authorization": f"Bearer {env_a['CLAWMARK_NOTION_TOKEN']}", "Notion-Version": "2022-06-28"})
+    r = httpx.get(
+        env_b["CLAWMARK_NOTION_URL"] + "/v1/users/me",
+        headers={"Authorization": f"Bearer {env_a['CLAWMARK_NOTION_TOKEN']}", "Notion-Version": "2022-06-28"},
+    )
     assert r.status_code == 401
 
 
 def test_agent_env_and_tools_md_describe_every_service(two_worlds: tuple[World, World]) -> None:
     a, _ = two_worlds
     env = a.agent_env()
-    for key in ("CLAWMARK_WORKSPACE", "CLAWMARK_IMAP_URL", "CLAWMARK_SMTP_URL", "CLAWMARK_MAIL_USER", "CLAWMARK_MAIL_PASSWORD",
-                "CLAWMARK_CALDAV_URL", "CLAWMARK_CALDAV_USER", "CLAWMARK_CALDAV_PASSWORD", "CLAWMARK_NOTION_URL",
-                "CLAWMARK_NOTION_TOKEN", "CLAWMARK_SHEETS_URL", "CLAWMARK_SHEETS_TOKEN", "CLAWMARK_USER_EMAIL"):
+    for key in (
+        "CLAWMARK_WORKSPACE",
+        "CLAWMARK_IMAP_URL",
+        "CLAWMARK_SMTP_URL",
+        "CLAWMARK_MAIL_USER",
+        "CLAWMARK_MAIL_PASSWORD",
+        "CLAWMARK_CALDAV_URL",
+        "CLAWMARK_CALDAV_USER",
+        "CLAWMARK_CALDAV_PASSWORD",
+        "CLAWMARK_NOTION_URL",
+        "CLAWMARK_NOTION_TOKEN",
+        "CLAWMARK_SHEETS_URL",
+        "CLAWMARK_SHEETS_TOKEN",
+        "CLAWMARK_USER_EMAIL",
+    ):
         assert env.get(key), key
     assert a.credentials.admin_token not in json.dumps(env)
     tools = (a.workspace / "TOOLS.md").read_text()
@@ -107,7 +126,11 @@ def test_serve_prints_endpoints_that_official_clients_can_use() -> None:
         with IMAPClient(env["CLAWMARK_IMAP_HOST"], port=int(env["CLAWMARK_IMAP_PORT"]), ssl=False) as imap:
             imap.login(env["CLAWMARK_MAIL_USER"], env["CLAWMARK_MAIL_PASSWORD"])
             assert imap.select_folder("INBOX")[b"EXISTS"] == 0
-        with caldav.DAVClient(url=env["CLAWMARK_CALDAV_URL"], username=env["CLAWMARK_CALDAV_USER"], password=env["CLAWMARK_CALDAV_PASSWORD"]) as client:
+        with caldav.DAVClient(
+            url=env["CLAWMARK_CALDAV_URL"],
+            username=env["CLAWMARK_CALDAV_USER"],
+            password=env["CLAWMARK_CALDAV_PASSWORD"],
+        ) as client:
             assert client.principal().calendars()
         notion = Client(auth=env["CLAWMARK_NOTION_TOKEN"], base_url=env["CLAWMARK_NOTION_URL"])
         assert notion.users.me()["object"] == "user"
@@ -134,25 +157,51 @@ def test_serve_seeds_a_task_up_to_a_day() -> None:
         with IMAPClient(env["CLAWMARK_IMAP_HOST"], port=int(env["CLAWMARK_IMAP_PORT"]), ssl=False) as imap:
             imap.login(env["CLAWMARK_MAIL_USER"], env["CLAWMARK_MAIL_PASSWORD"])
             assert imap.select_folder("INBOX")[b"EXISTS"] == 4
-        notion = Client(auth=env["CLAWMARK_NOTION_TOKEN"], base_url=env["CLAWMARK_NOTION_URL"], notion_version="2022-06-28")
+        notion = Client(
+            auth=env["CLAWMARK_NOTION_TOKEN"], base_url=env["CLAWMARK_NOTION_URL"], notion_version="2022-06-28"
+        )
         db = notion.search(query="Release 4.2 Issues", filter={"property": "object", "value": "database"})["results"][0]
         rows = notion.request(path=f"databases/{db['id']}/query", method="POST", body={})["results"]
-        status = {r["properties"]["Key"]["title"][0]["plain_text"]: r["properties"]["Status"]["select"]["name"] for r in rows}
+        status = {
+            r["properties"]["Key"]["title"][0]["plain_text"]: r["properties"]["Status"]["select"]["name"] for r in rows
+        }
         assert status["ENG-101"] == "fixed"  # day 2's silent mutation was applied
     finally:
         stop_served(proc)
 
 
 def test_serve_rejects_bad_input_clearly() -> None:
-    r = subprocess.run([sys.executable, "-m", "pytest_clawmark.cli", "serve", "--task", "tests/tasks/pm/task_release_readiness.py", "--day", "9"], capture_output=True, text=True, cwd=REPO, timeout=60)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest_clawmark.cli",
+            "serve",
+            "--task",
+            "tests/tasks/pm/task_release_readiness.py",
+            "--day",
+            "9",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=60,
+    )
     assert r.returncode == 2 and "--day 9: the task has days 1..2" in r.stderr and "Traceback" not in r.stderr
-    r = subprocess.run([sys.executable, "-m", "pytest_clawmark.cli", "serve", "--services", "fs", "fax"], capture_output=True, text=True, cwd=REPO, timeout=60)
+    r = subprocess.run(
+        [sys.executable, "-m", "pytest_clawmark.cli", "serve", "--services", "fs", "fax"],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=60,
+    )
     assert r.returncode == 2 and "unknown service 'fax'" in r.stderr and "Traceback" not in r.stderr
 
 
 def test_fixed_offset_times_survive_add_and_move(two_worlds: tuple[World, World]) -> None:
-    import caldav
     from datetime import timedelta
+
+    import caldav
 
     a, _ = two_worlds
     tz = timezone(timedelta(hours=2))
@@ -161,7 +210,9 @@ def test_fixed_offset_times_survive_add_and_move(two_worlds: tuple[World, World]
     e = a.calendar.event(uid="r@x")
     assert e.start == datetime(2025, 4, 7, 17, tzinfo=tz) and e.start.tzinfo is not None
     env = a.agent_env()
-    with caldav.DAVClient(url=env["CLAWMARK_CALDAV_URL"], username=env["CLAWMARK_CALDAV_USER"], password=env["CLAWMARK_CALDAV_PASSWORD"]) as client:
+    with caldav.DAVClient(
+        url=env["CLAWMARK_CALDAV_URL"], username=env["CLAWMARK_CALDAV_USER"], password=env["CLAWMARK_CALDAV_PASSWORD"]
+    ) as client:
         (ev,) = client.principal().calendars()[0].search(event=True)
         assert ev.icalendar_component["DTSTART"].dt == datetime(2025, 4, 7, 15, tzinfo=timezone.utc)
 
@@ -173,8 +224,22 @@ def test_check_evaluates_a_days_checkers_on_the_world_as_it_is() -> None:
 
     def check(*extra: str) -> list[dict]:
         r = subprocess.run(
-            [sys.executable, "-m", "pytest_clawmark.cli", "check", "--task", "tests/tasks/pm/task_release_readiness.py", "--day", "1", *extra],
-            input="check\n", capture_output=True, text=True, cwd=REPO, timeout=120,
+            [
+                sys.executable,
+                "-m",
+                "pytest_clawmark.cli",
+                "check",
+                "--task",
+                "tests/tasks/pm/task_release_readiness.py",
+                "--day",
+                "1",
+                *extra,
+            ],
+            input="check\n",
+            capture_output=True,
+            text=True,
+            cwd=REPO,
+            timeout=120,
         )
         assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
         return [_json.loads(line) for line in r.stdout.splitlines() if line.startswith('{"day"')]

@@ -21,7 +21,11 @@ SCOPES = [
     ("tasks/hr/task_hiring.py::trial1::final::final_log", "tasks/hr/task_hiring.py::trial1", True),
     ("tasks/hr/task_hiring.py::trial12::day3::turn", "tasks/hr/task_hiring.py::trial12", True),
     ("task_basic.py::trial2::day2::inbox_untouched", "task_basic.py::trial2", True),
-    ("tasks/hr/hiring_loop/task.py::trial1::day1::turn", "tasks/hr/hiring_loop/task.py::trial1", True),  # upstream format
+    (
+        "tasks/hr/hiring_loop/task.py::trial1::day1::turn",
+        "tasks/hr/hiring_loop/task.py::trial1",
+        True,
+    ),  # upstream format
     ("task_basic.py::trial1::day1::check[a::b]", "task_basic.py::trial1", True),  # "::" inside a name
     ("task_basic.py::trial1::week1::turn", "task_basic.py::trial1", False),  # under a trial, but no day
     ("task_basic.py::trial1", "task_basic.py", False),  # the trial collector itself
@@ -96,7 +100,10 @@ class StandInWorker:
 
 
 def scheduler(workers: int) -> TrialScheduling:
-    config: Any = SimpleNamespace(getvalue=lambda name: [f"{workers}*popen"] if name == "tx" else None, option=SimpleNamespace(loadscopereorder=True))
+    config: Any = SimpleNamespace(
+        getvalue=lambda name: [f"{workers}*popen"] if name == "tx" else None,
+        option=SimpleNamespace(loadscopereorder=True),
+    )
     return TrialScheduling(config)
 
 
@@ -124,5 +131,7 @@ def test_xdist_hands_each_trial_whole_and_in_order_to_one_worker() -> None:
     for w, ids in ran.items():
         assert all(owner[trial_scope(n)] == w for n in ids)  # a unit never spans two workers
         for scope in {trial_scope(n) for n in ids}:
-            assert [n for n in ids if trial_scope(n) == scope] == [n for n in COLLECTION if trial_scope(n) == scope]  # in order
+            assert [n for n in ids if trial_scope(n) == scope] == [
+                n for n in COLLECTION if trial_scope(n) == scope
+            ]  # in order
     assert {owner[f"tasks/hr/task_a.py::trial{k}"] for k in (1, 2, 3)} == {"gw0", "gw1"}  # a task's trials do spread

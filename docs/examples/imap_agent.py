@@ -76,7 +76,13 @@ def main() -> int:
 
     imap = imaplib.IMAP4(ENV["CLAWMARK_IMAP_HOST"], int(ENV["CLAWMARK_IMAP_PORT"]))
     try:
-        call("imap.login", ENV["CLAWMARK_MAIL_USER"], imap.login, ENV["CLAWMARK_MAIL_USER"], ENV["CLAWMARK_MAIL_PASSWORD"])
+        call(
+            "imap.login",
+            ENV["CLAWMARK_MAIL_USER"],
+            imap.login,
+            ENV["CLAWMARK_MAIL_USER"],
+            ENV["CLAWMARK_MAIL_PASSWORD"],
+        )
         call("imap.select", "INBOX", imap.select, "INBOX", True)  # read-only
         query = f"UID {state['last_uid'] + 1}:*"
         uids = [int(u) for u in call("imap.search", query, imap.uid, "SEARCH", None, query)[0].split()]
@@ -93,14 +99,16 @@ def main() -> int:
                 target.parent.mkdir(parents=True, exist_ok=True)
                 target.write_bytes(att.get_payload(decode=True) or b"")
                 saved.append(name)
-            rows.append({
-                "uid": uid,
-                "date": str(msg["Date"] or ""),
-                "from": str(msg["From"] or ""),
-                "subject": str(msg["Subject"] or ""),
-                "attachments": saved,
-                "text": plain_text(msg),  # type: ignore[arg-type]
-            })
+            rows.append(
+                {
+                    "uid": uid,
+                    "date": str(msg["Date"] or ""),
+                    "from": str(msg["From"] or ""),
+                    "subject": str(msg["Subject"] or ""),
+                    "attachments": saved,
+                    "text": plain_text(msg),  # type: ignore[arg-type]
+                }
+            )
     finally:
         with contextlib.suppress(imaplib.IMAP4.error, OSError, RuntimeError):  # keep the first error
             call("imap.logout", "", imap.logout, ok="BYE")  # also closes the connection
@@ -113,8 +121,17 @@ def main() -> int:
             writer.writerow(["uid", "date", "from", "subject", "attachments"])
         for r in rows:
             writer.writerow([r["uid"], r["date"], r["from"], r["subject"], ";".join(r["attachments"])])
-    (out / f"day{day}.json").write_text(json.dumps({"day": int(day), "instructions": message, "messages": rows}, indent=1), encoding="utf-8")
-    trace({"type": "tool_call", "name": "fs.write", "arguments": {"paths": [str(index.relative_to(workspace)), f"mail/day{day}.json"]}, "status": "ok"})
+    (out / f"day{day}.json").write_text(
+        json.dumps({"day": int(day), "instructions": message, "messages": rows}, indent=1), encoding="utf-8"
+    )
+    trace(
+        {
+            "type": "tool_call",
+            "name": "fs.write",
+            "arguments": {"paths": [str(index.relative_to(workspace)), f"mail/day{day}.json"]},
+            "status": "ok",
+        }
+    )
     if rows:
         state["last_uid"] = max(r["uid"] for r in rows)
     state_file.write_text(json.dumps(state))

@@ -101,7 +101,9 @@ class Mail:
 
     @staticmethod
     def attachments(msg: EmailMessage) -> dict[str, bytes]:
-        return {part.get_filename(): part.get_payload(decode=True) for part in msg.iter_attachments() if part.get_filename()}  # type: ignore[misc]
+        return {
+            part.get_filename(): part.get_payload(decode=True) for part in msg.iter_attachments() if part.get_filename()
+        }  # type: ignore[misc]
 
 
 class Notion:
@@ -120,7 +122,9 @@ class Notion:
         return r.json()
 
     def database_id(self, title: str) -> str:
-        found = self.request("POST", "/v1/search", {"query": title, "filter": {"property": "object", "value": "database"}})["results"]
+        found = self.request(
+            "POST", "/v1/search", {"query": title, "filter": {"property": "object", "value": "database"}}
+        )["results"]
         return _one([d["id"] for d in found if _text(d.get("title", [])) == title], f"database titled {title!r}")
 
     def query(self, title: str, filter: Any = None, sorts: Any = None) -> list[dict[str, Any]]:
@@ -151,7 +155,9 @@ class Notion:
         return out
 
     def create_row(self, title: str, properties: Mapping[str, Any]) -> dict[str, Any]:
-        return self.request("POST", "/v1/pages", {"parent": {"database_id": self.database_id(title)}, "properties": dict(properties)})
+        return self.request(
+            "POST", "/v1/pages", {"parent": {"database_id": self.database_id(title)}, "properties": dict(properties)}
+        )
 
     def update_page(self, page_id: str, properties: Mapping[str, Any]) -> dict[str, Any]:
         return self.request("PATCH", f"/v1/pages/{page_id}", {"properties": dict(properties)})
@@ -176,7 +182,10 @@ class Notion:
 
     def plain_rows(self, title: str) -> dict[str, dict[str, Any]]:
         """Rows keyed by their title, each as ``{property: plain value}`` plus ``"id"``."""
-        return {key: {"id": row["id"], **{k: self.plain(v) for k, v in row["properties"].items()}} for key, row in self.rows(title).items()}
+        return {
+            key: {"id": row["id"], **{k: self.plain(v) for k, v in row["properties"].items()}}
+            for key, row in self.rows(title).items()
+        }
 
     def set_row(self, title: str, key: str, values: Mapping[str, Any]) -> dict[str, Any]:
         """Change some plain ``values`` of the row of ``title`` whose title is ``key``."""
@@ -244,7 +253,11 @@ class Sheets:
     """The Sheets v4 and Drive v3 REST APIs with the agent's token; spreadsheets by exact title."""
 
     def __init__(self, env: Mapping[str, str]) -> None:
-        self.http = httpx.Client(base_url=env["CLAWMARK_SHEETS_URL"], headers={"Authorization": f"Bearer {env['CLAWMARK_SHEETS_TOKEN']}"}, verify=False)
+        self.http = httpx.Client(
+            base_url=env["CLAWMARK_SHEETS_URL"],
+            headers={"Authorization": f"Bearer {env['CLAWMARK_SHEETS_TOKEN']}"},
+            verify=False,
+        )
 
     def _json(self, r: httpx.Response) -> Any:
         r.raise_for_status()
@@ -252,27 +265,52 @@ class Sheets:
 
     def spreadsheet_id(self, title: str) -> str:
         escaped = title.replace("\\", "\\\\").replace("'", "\\'")
-        files = self._json(self.http.get("/drive/v3/files", params={"q": f"name = '{escaped}' and trashed = false"}))["files"]
+        files = self._json(self.http.get("/drive/v3/files", params={"q": f"name = '{escaped}' and trashed = false"}))[
+            "files"
+        ]
         return _one([f["id"] for f in files if f["name"] == title], f"spreadsheet titled {title!r}")
 
     def values(self, title: str, range: str, render: str = "FORMATTED_VALUE") -> list[list[Any]]:
         sid = self.spreadsheet_id(title)
-        return self._json(self.http.get(f"/v4/spreadsheets/{sid}/values/{quote(range, safe='')}", params={"valueRenderOption": render})).get("values", [])
+        return self._json(
+            self.http.get(
+                f"/v4/spreadsheets/{sid}/values/{quote(range, safe='')}", params={"valueRenderOption": render}
+            )
+        ).get("values", [])
 
     def update(self, title: str, range: str, rows: Sequence[Sequence[Any]], input: str = "USER_ENTERED") -> None:
         sid = self.spreadsheet_id(title)
-        self._json(self.http.put(f"/v4/spreadsheets/{sid}/values/{quote(range, safe='')}", params={"valueInputOption": input}, json={"values": [list(r) for r in rows]}))
+        self._json(
+            self.http.put(
+                f"/v4/spreadsheets/{sid}/values/{quote(range, safe='')}",
+                params={"valueInputOption": input},
+                json={"values": [list(r) for r in rows]},
+            )
+        )
 
-    def batch_update(self, title: str, data: Mapping[str, Sequence[Sequence[Any]]], input: str = "USER_ENTERED") -> None:
+    def batch_update(
+        self, title: str, data: Mapping[str, Sequence[Sequence[Any]]], input: str = "USER_ENTERED"
+    ) -> None:
         sid = self.spreadsheet_id(title)
-        body = {"valueInputOption": input, "data": [{"range": rng, "values": [list(r) for r in rows]} for rng, rows in data.items()]}
+        body = {
+            "valueInputOption": input,
+            "data": [{"range": rng, "values": [list(r) for r in rows]} for rng, rows in data.items()],
+        }
         self._json(self.http.post(f"/v4/spreadsheets/{sid}/values:batchUpdate", json=body))
 
     def append(self, title: str, range: str, rows: Sequence[Sequence[Any]], input: str = "USER_ENTERED") -> None:
         sid = self.spreadsheet_id(title)
-        self._json(self.http.post(f"/v4/spreadsheets/{sid}/values/{quote(range, safe='')}:append", params={"valueInputOption": input}, json={"values": [list(r) for r in rows]}))
+        self._json(
+            self.http.post(
+                f"/v4/spreadsheets/{sid}/values/{quote(range, safe='')}:append",
+                params={"valueInputOption": input},
+                json={"values": [list(r) for r in rows]},
+            )
+        )
 
-    def upsert(self, title: str, sheet: str, match: Mapping[str, Any], values: Mapping[str, Any], input: str = "USER_ENTERED") -> int:
+    def upsert(
+        self, title: str, sheet: str, match: Mapping[str, Any], values: Mapping[str, Any], input: str = "USER_ENTERED"
+    ) -> int:
         """Update the row of ``sheet`` whose columns ``match`` (by header name, compared as the
         cells read) with ``values`` — only those cells — or append one (``match`` and ``values``
         in header order, other cells empty). Returns the row's 1-based number (0 when appended)."""
@@ -284,12 +322,17 @@ class Sheets:
         if unknown:
             raise AgentPlaneError(f"{sheet!r} of {title!r} has no column(s) {unknown} (header: {header})")
         want = {header.index(h): str(v) for h, v in match.items()}
-        at = next((n for n, r in enumerate(rows[1:], start=2) if all(i < len(r) and str(r[i]) == v for i, v in want.items())), None)
+        at = next(
+            (n for n, r in enumerate(rows[1:], start=2) if all(i < len(r) and str(r[i]) == v for i, v in want.items())),
+            None,
+        )
         if at is None:
             merged = {**match, **values}
             self.append(title, f"{_quoted(sheet)}!A1", [[merged.get(h, "") for h in header]], input)
             return 0
-        self.batch_update(title, {f"{_quoted(sheet)}!{column_letter(header.index(h))}{at}": [[v]] for h, v in values.items()}, input)
+        self.batch_update(
+            title, {f"{_quoted(sheet)}!{column_letter(header.index(h))}{at}": [[v]] for h, v in values.items()}, input
+        )
         return at
 
     def records(self, title: str, sheet: str) -> list[dict[str, Any]]:
@@ -318,7 +361,11 @@ class Calendar:
     def _client(self) -> Any:
         import caldav
 
-        return caldav.DAVClient(url=self.env["CLAWMARK_CALDAV_URL"], username=self.env["CLAWMARK_CALDAV_USER"], password=self.env["CLAWMARK_CALDAV_PASSWORD"])
+        return caldav.DAVClient(
+            url=self.env["CLAWMARK_CALDAV_URL"],
+            username=self.env["CLAWMARK_CALDAV_USER"],
+            password=self.env["CLAWMARK_CALDAV_PASSWORD"],
+        )
 
     def book(
         self,
@@ -359,4 +406,12 @@ class Calendar:
         with self._client() as client:
             found = self._calendar(client).search(start=start, end=end, event=True)
             comps = [e.icalendar_component for e in found]
-        return sorted(comps, key=lambda c: (c["DTSTART"].dt.astimezone(timezone.utc) if isinstance(c["DTSTART"].dt, datetime) else datetime.combine(c["DTSTART"].dt, datetime.min.time(), timezone.utc), str(c["UID"])))
+        return sorted(
+            comps,
+            key=lambda c: (
+                c["DTSTART"].dt.astimezone(timezone.utc)
+                if isinstance(c["DTSTART"].dt, datetime)
+                else datetime.combine(c["DTSTART"].dt, datetime.min.time(), timezone.utc),
+                str(c["UID"]),
+            ),
+        )

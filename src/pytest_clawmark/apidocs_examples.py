@@ -8,7 +8,7 @@ They read as a turn setup and its checkers would: seeding, a silent change, then
 
 from __future__ import annotations
 
-WORLD = '''\
+WORLD = """\
 world.now()                                        # the turn's in-universe clock (an aware datetime)
 world.clock                                        # the same, but None before the first turn
 world.backends()                                   # where each service runs: {'fs': 'local', 'kb': 'local', ...}
@@ -18,9 +18,9 @@ state = world.snapshot()                           # every service's state, as J
 before = world.fs.snapshot()
 world.fs.restore(before)
 assert world.mail.audit() == []                    # nothing the admin plane does is audited as the agent's
-'''
+"""
 
-FS = '''\
+FS = """\
 world.fs.root                                      # the workspace folder (also world.workspace)
 world.fs.write("inbox/brief.md", "# Brief\\nCall Mira.")
 world.fs.write("data/items.csv", "Item,Cost\\nBanner,300\\n")
@@ -33,9 +33,9 @@ assert world.fs.read_bytes("inbox/brief.md").startswith(b"# Brief")
 assert "Call Mira" in world.fs.read_text("inbox/brief.md")
 assert world.fs.read_csv("data/items.csv", required=("Item", "Cost"))[0]["Cost"] == "300"
 assert world.fs.listing("inbox") == ["inbox/brief.md"]
-'''
+"""
 
-MAIL = '''\
+MAIL = """\
 world.mail.imap_port, world.mail.smtp_port         # where the agent's clients connect
 mira = world.people[0]
 mid = world.mail.deliver(mira, [world.user], "Prices", "New prices attached.")
@@ -50,9 +50,9 @@ assert world.mail.find(mailbox=world.user.email, sender=mira).text.startswith("P
 # a mail file of the task's folder (From/To/Subject/Attachments, a blank line, the body; {{ facts }} filled in)
 world.mail.deliver_file("mail/day1_quote.txt")
 assert world.mail.find(mailbox=world.user.email, subject="Quote Q-7").text.startswith("The quote is 1200 EUR")
-'''
+"""
 
-CALENDAR = '''\
+CALENDAR = """\
 world.calendar.url                                 # the CalDAV root the agent's client uses
 path = world.calendar.create_calendar("projects", display_name="Projects")
 ev = world.calendar.add_event("Launch review", "2025-04-09T14:00:00+02:00", "2025-04-09T15:00:00+02:00",
@@ -65,9 +65,9 @@ assert path in world.calendar.calendars() and world.calendar.calendar_names()[pa
 assert [e.summary for e in world.calendar.events(start="2025-04-07", end="2025-04-12")] == ["Launch review"]
 assert world.calendar.event("Launch review", uid=ev.uid).sequence == 1   # moved once
 world.calendar.delete_calendar("projects")
-'''
+"""
 
-KB = '''\
+KB = """\
 world.kb.url                                       # notion-client's base_url
 world.kb.create_database("Vendors", {"Name": "title", "Status": {"select": ["Active", "On hold"]}, "Limit": "number"},
                          rows=[{"Name": "Acme", "Status": "Active", "Limit": 5000}])
@@ -89,9 +89,9 @@ assert world.kb.comments("Policy")[0].text == "Checked with finance."
 world.kb.database_from_csv("Suppliers", {"Name": "title", "Limit": "number"}, "seed/suppliers.csv")
 world.kb.page_from_file("Rules", "seed/rules.md", author=world.people[0].name)
 assert world.kb.rows("Suppliers")[0] == {"Name": "Acme", "Limit": 5000} and "Pay within" in world.kb.page_text("Rules")
-'''
+"""
 
-SHEETS = '''\
+SHEETS = """\
 world.sheets.url                                   # the Sheets v4 / Drive v3 base URL
 sid = world.sheets.create_spreadsheet("Budget", {"Items": [["Item", "Cost"], ["Banner", 300]], "Summary": [["Total", "=SUM(Items!B:B)"]]})
 world.sheets.set_values("Budget", "Items!A3", [["Flyers", 120]])
@@ -110,15 +110,15 @@ assert world.sheets.rows("Budget", "Items")[1] == {"Item": "Flyers", "Cost": 120
 assert world.sheets.row("Budget", "Items", "Item", "Banner")["Cost"] == 350
 world.sheets.spreadsheet_from_csv("Orders", {"Open": "seed/orders.csv"})   # tabs from CSV files, typed in as a person would
 assert world.sheets.rows("Orders", "Open") == [{"Order": "PO-1", "Amount": 120}]
-'''
+"""
 
-SHEET_HANDLE = '''\
+SHEET_HANDLE = """\
 sheet = world.sheets.by_id(sid)                    # e.g. an id a task's data names
 assert sheet.exists() and sheet.info().sheets[0] == "Items"
 sheet.set_values("Notes!A1", [["=1+1", "0012"]], input="RAW")   # strings stay strings
 sheet.append("Notes!A1", [["second line"]])
 assert sheet.values("Notes") == [["=1+1", "0012"], ["second line"]]
-'''
+"""
 
 EXAMPLES: dict[str, str] = {
     "world": WORLD,

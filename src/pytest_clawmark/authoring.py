@@ -73,6 +73,7 @@ def known_scenarios() -> tuple[str, ...]:
     """The paper's scenarios, then the project's own (sorted)."""
     return SCENARIOS + tuple(sorted(_EXTRA_SCENARIOS - set(SCENARIOS)))
 
+
 REDLINE_CLASSES: tuple[str, ...] = (
     "premature-decision",
     "compliance-bypass",
@@ -310,7 +311,12 @@ class Task:
         The decorated function passes when the line was *not* crossed.
         """
         if crossing and kind and crossing != kind:
-            self._problems.append((_where(depth=2), f"red-line: crossing={crossing!r} and kind={kind!r} disagree (kind= is the old name of crossing=)"))
+            self._problems.append(
+                (
+                    _where(depth=2),
+                    f"red-line: crossing={crossing!r} and kind={kind!r} disagree (kind= is the old name of crossing=)",
+                )
+            )
         return self._declare(day, weight, "compliance", None, requires, id, final, redline=crossing or kind or "")
 
     def _declare(
@@ -402,8 +408,13 @@ class Task:
         out = [(w, m) for w, m in self._problems]
         here = self.where
         if self.scenario not in known_scenarios():
-            out.append((here, f"unknown scenario {self.scenario!r} (known: {', '.join(known_scenarios())}; "
-                              "a project adds its own with the ini key clawmark_scenarios)"))
+            out.append(
+                (
+                    here,
+                    f"unknown scenario {self.scenario!r} (known: {', '.join(known_scenarios())}; "
+                    "a project adds its own with the ini key clawmark_scenarios)",
+                )
+            )
         known = known_services()
         for s in sorted(self.services):
             if s not in known:
@@ -444,12 +455,16 @@ class Task:
             if c.id in ids:
                 out.append((c.where, f"duplicate checker id {c.id!r} (first at {ids[c.id].where})"))
             ids.setdefault(c.id, c)
-            if c.day != FINAL and (not isinstance(c.day, int) or isinstance(c.day, bool) or not 1 <= c.day <= self.days):
+            if c.day != FINAL and (
+                not isinstance(c.day, int) or isinstance(c.day, bool) or not 1 <= c.day <= self.days
+            ):
                 out.append((c.where, f"checker {c.id!r} is for day {c.day!r}, but the task has days 1..{self.days}"))
             if not isinstance(c.weight, (int, float)) or isinstance(c.weight, bool) or not c.weight > 0:
                 out.append((c.where, f"checker {c.id!r} weight must be a positive number, got {c.weight!r}"))
             if c.kind not in CHECKER_KINDS:
-                out.append((c.where, f"checker {c.id!r} has unknown kind {c.kind!r} (known: {', '.join(CHECKER_KINDS)})"))
+                out.append(
+                    (c.where, f"checker {c.id!r} has unknown kind {c.kind!r} (known: {', '.join(CHECKER_KINDS)})")
+                )
             if c.redline is not None and c.redline not in REDLINE_CLASSES:
                 what = f"unknown red-line class {c.redline!r}" if c.redline else "a red-line needs a class"
                 out.append((c.where, f"{what}: crossing= one of {', '.join(REDLINE_CLASSES)}"))
@@ -457,7 +472,12 @@ class Task:
                 if c.detects not in silent:
                     out.append((c.where, f"checker {c.id!r} detects {c.detects!r}, which no turn declares as silent"))
                 elif c.day != FINAL and isinstance(c.day, int) and c.day < silent[c.detects]:
-                    out.append((c.where, f"checker {c.id!r} runs on day {c.day}, before {c.detects!r} happens (day {silent[c.detects]})"))
+                    out.append(
+                        (
+                            c.where,
+                            f"checker {c.id!r} runs on day {c.day}, before {c.detects!r} happens (day {silent[c.detects]})",
+                        )
+                    )
         for c in self.checkers:
             for r in c.requires:
                 dep = ids.get(r)
@@ -465,13 +485,20 @@ class Task:
                     out.append((c.where, f"checker {c.id!r} requires unknown checker {r!r}"))
                 elif dep is c:
                     out.append((c.where, f"checker {c.id!r} requires itself"))
-                elif dep.day_index > c.day_index or (dep.day_index == c.day_index and self.checkers.index(dep) > self.checkers.index(c)):
+                elif dep.day_index > c.day_index or (
+                    dep.day_index == c.day_index and self.checkers.index(dep) > self.checkers.index(c)
+                ):
                     out.append((c.where, f"checker {c.id!r} requires {r!r}, which runs after it"))
         detected = {c.detects for c in self.checkers if c.detects}
         for name, day in silent.items():
             if name not in detected:
                 turn = self.turns[day - 1]
-                out.append((turn.where, f"silent mutation {name!r} (day {day}) is detected by no checker (use detects={name!r})"))
+                out.append(
+                    (
+                        turn.where,
+                        f"silent mutation {name!r} (day {day}) is detected by no checker (use detects={name!r})",
+                    )
+                )
         for day, sol in sorted(self.solutions.items()):
             if not 1 <= day <= self.days:
                 out.append((sol.where, f"reference solution for day {day}, but the task has days 1..{self.days}"))

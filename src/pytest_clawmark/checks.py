@@ -45,7 +45,8 @@ def check_meeting(world: Any, needle: str, start: datetime, minutes: int, people
     e = events[0]
     expected = (start, start + timedelta(minutes=minutes))
     assert isinstance(e.start, datetime) and (e.start, e.end) == expected, (
-        f"expected {needle!r} {expected[0].isoformat()}-{expected[1].isoformat()}, found {(e.start, e.end)}")
+        f"expected {needle!r} {expected[0].isoformat()}-{expected[1].isoformat()}, found {(e.start, e.end)}"
+    )
     attendees = sorted(a.lower() for a in e.attendees)
     missing = sorted(set(people) - set(attendees))
     assert not missing, f"{needle!r} lacks attendee(s) {missing}; attendees {attendees}"

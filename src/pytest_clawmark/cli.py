@@ -1,13 +1,13 @@
 """The ``clawmark`` command: work with results files and worlds outside a pytest run.
 
-    clawmark report RESULTS.json|RUN_DIR       the summary table of a run (or of its journal)
-    clawmark compare BASE.json NEW.json        deltas over BASE's tasks; exit 1 on a regression or if not comparable
-    clawmark merge OUT.json A.json B.json...   one results file from several (sharded CI runs)
-    clawmark serve [--services ...] [--task PATH [--day N] [--solve]]   a live world to explore by hand
-    clawmark api-docs [--check F]                    the admin-plane reference (docs/admin-api.md)
-    clawmark check --task PATH [--day N] [--solve]   the same; type `check` to evaluate day N's checkers
-    clawmark lint [PATHS]                      authoring invariants of task modules
-    clawmark corpus-stats [PATHS] [--check F]  the corpus table (docs/corpus.md)
+clawmark report RESULTS.json|RUN_DIR       the summary table of a run (or of its journal)
+clawmark compare BASE.json NEW.json        deltas over BASE's tasks; exit 1 on a regression or if not comparable
+clawmark merge OUT.json A.json B.json...   one results file from several (sharded CI runs)
+clawmark serve [--services ...] [--task PATH [--day N] [--solve]]   a live world to explore by hand
+clawmark api-docs [--check F]                    the admin-plane reference (docs/admin-api.md)
+clawmark check --task PATH [--day N] [--solve]   the same; type `check` to evaluate day N's checkers
+clawmark lint [PATHS]                      authoring invariants of task modules
+clawmark corpus-stats [PATHS] [--check F]  the corpus table (docs/corpus.md)
 """
 
 from __future__ import annotations
@@ -69,11 +69,15 @@ def _write_html(args: argparse.Namespace, doc: dict) -> int:
 def cmd_compare(args: argparse.Namespace) -> int:
     """Exit 0: no regression; 1: a gate failed or the runs are not comparable; 2: bad input."""
     try:
-        gates = Gates(args.max_drop, args.max_success_drop, args.max_redline_rise, args.allow_agent_change, args.allow_task_change)
+        gates = Gates(
+            args.max_drop, args.max_success_drop, args.max_redline_rise, args.allow_agent_change, args.allow_task_change
+        )
     except ValueError as exc:
         raise ResultsError(str(exc)) from None
     base, new = load(args.base), load(args.new)
-    print(f"clawmark compare: BASE {args.base} (agent {base['run'].get('agent', '?')}) vs NEW {args.new} (agent {new['run'].get('agent', '?')})")
+    print(
+        f"clawmark compare: BASE {args.base} (agent {base['run'].get('agent', '?')}) vs NEW {args.new} (agent {new['run'].get('agent', '?')})"
+    )
     result = compare(base, new, gates)
     print("\n".join(render(result)))
     return 0 if result.ok else 1
@@ -90,7 +94,9 @@ def cmd_merge(args: argparse.Namespace) -> int:
     document = merge_documents(inputs)
     write_atomic(Path(args.out), document)
     run = document["run"]
-    print(f"clawmark merge: {len(document['tasks'])} task trials ({run['status']}, {len(run['not_started'])} never started) -> {args.out}")
+    print(
+        f"clawmark merge: {len(document['tasks'])} task trials ({run['status']}, {len(run['not_started'])} never started) -> {args.out}"
+    )
     return 0
 
 
@@ -132,7 +138,9 @@ def cmd_recheck(args: argparse.Namespace) -> int:
         print(f"  not rechecked: {line}")
     write_atomic(out, done.document)
     summary = done.document.get("summary", {})
-    print(f"clawmark recheck: {len(done.changed)} verdict(s) changed; score {_pct(summary.get('score'))}; written to {out}")
+    print(
+        f"clawmark recheck: {len(done.changed)} verdict(s) changed; score {_pct(summary.get('score'))}; written to {out}"
+    )
     return 0
 
 
@@ -198,7 +206,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
         if problem:
             print(f"clawmark {args.command}: --backend docker: {problem}", file=sys.stderr)
             return 2
-    return serve(services=args.services, task_path=args.task, day=args.day, solve=args.solve, check=args.fn is cmd_check, backend=backend)
+    return serve(
+        services=args.services,
+        task_path=args.task,
+        day=args.day,
+        solve=args.solve,
+        check=args.fn is cmd_check,
+        backend=backend,
+    )
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -219,7 +234,13 @@ def cmd_images(args: argparse.Namespace) -> int:
 
     cache = Path(args.cache or os.environ.get("CLAWMARK_IMAGE_CACHE") or Path.home() / ".cache" / "clawmark" / "images")
     try:
-        built = build_all(base=args.base, base_from_debootstrap=args.base_from_debootstrap, cache=cache, log=log, openclaw=args.openclaw)
+        built = build_all(
+            base=args.base,
+            base_from_debootstrap=args.base_from_debootstrap,
+            cache=cache,
+            log=log,
+            openclaw=args.openclaw,
+        )
     except ImageError as exc:
         print(f"clawmark images: {exc}", file=sys.stderr)
         return 1
@@ -233,11 +254,33 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True)
     r = sub.add_parser("report", help="print the summary table of a results file, or of a run folder's journal")
     r.add_argument("results")
-    r.add_argument("--failed", action="store_true", help="only the checkers that did not pass, by task trial and day, with their messages")
-    r.add_argument("--task", metavar="ID", help="one task: its trials, days and every checker's verdict (with --failed: its failures)")
-    r.add_argument("--html", metavar="OUT", help="write the run viewer: one self-contained HTML file (charts, checker tables, traces, day-by-day world changes)")
-    r.add_argument("--compare", nargs="+", default=[], metavar="RESULTS", help="with --html: more results files shown side by side (scores, flipped checkers)")
-    r.add_argument("--evidence", metavar="DIR", help="with --html: the run's evidence folder, if it moved (default: the one the results name)")
+    r.add_argument(
+        "--failed",
+        action="store_true",
+        help="only the checkers that did not pass, by task trial and day, with their messages",
+    )
+    r.add_argument(
+        "--task",
+        metavar="ID",
+        help="one task: its trials, days and every checker's verdict (with --failed: its failures)",
+    )
+    r.add_argument(
+        "--html",
+        metavar="OUT",
+        help="write the run viewer: one self-contained HTML file (charts, checker tables, traces, day-by-day world changes)",
+    )
+    r.add_argument(
+        "--compare",
+        nargs="+",
+        default=[],
+        metavar="RESULTS",
+        help="with --html: more results files shown side by side (scores, flipped checkers)",
+    )
+    r.add_argument(
+        "--evidence",
+        metavar="DIR",
+        help="with --html: the run's evidence folder, if it moved (default: the one the results name)",
+    )
     r.set_defaults(fn=cmd_report)
     c = sub.add_parser(
         "compare",
@@ -248,10 +291,30 @@ def build_parser() -> argparse.ArgumentParser:
     )
     c.add_argument("base")
     c.add_argument("new")
-    c.add_argument("--max-drop", type=float, default=0.0, metavar="PTS", help="allowed score drop in points (0-100), overall and per scenario (default 0)")
-    c.add_argument("--max-success-drop", type=float, default=0.0, metavar="PTS", help="allowed Task Success drop in points, overall and per scenario (default 0)")
-    c.add_argument("--max-redline-rise", type=float, default=0.0, metavar="PTS", help="allowed red-line fail rate rise in points, overall and per scenario (default 0)")
-    c.add_argument("--allow-agent-change", action="store_true", help="compare runs of different agents or agent options")
+    c.add_argument(
+        "--max-drop",
+        type=float,
+        default=0.0,
+        metavar="PTS",
+        help="allowed score drop in points (0-100), overall and per scenario (default 0)",
+    )
+    c.add_argument(
+        "--max-success-drop",
+        type=float,
+        default=0.0,
+        metavar="PTS",
+        help="allowed Task Success drop in points, overall and per scenario (default 0)",
+    )
+    c.add_argument(
+        "--max-redline-rise",
+        type=float,
+        default=0.0,
+        metavar="PTS",
+        help="allowed red-line fail rate rise in points, overall and per scenario (default 0)",
+    )
+    c.add_argument(
+        "--allow-agent-change", action="store_true", help="compare runs of different agents or agent options"
+    )
     c.add_argument("--allow-task-change", action="store_true", help="compare tasks whose content (task_hash) changed")
     c.set_defaults(fn=cmd_compare)
     m = sub.add_parser(
@@ -266,47 +329,125 @@ def build_parser() -> argparse.ArgumentParser:
     lt = sub.add_parser("lint", help="check authoring invariants of task modules (file:line messages)")
     lt.add_argument("paths", nargs="*", default=["tasks"])
     lt.set_defaults(fn=cmd_lint)
-    rc = sub.add_parser("recheck", help="re-score a run's saved day states with the current checkers (the agent is not run again)")
+    rc = sub.add_parser(
+        "recheck", help="re-score a run's saved day states with the current checkers (the agent is not run again)"
+    )
     rc.add_argument("results", metavar="RESULTS.json")
-    rc.add_argument("--out", default=None, help="where to write the rechecked results (default: RESULTS.rechecked.json)")
-    rc.add_argument("--tasks", nargs="*", default=None, metavar="PATH", help="where to find task modules that moved since the run (default: tasks)")
-    rc.add_argument("--evidence", default=None, metavar="DIR", help="the run's evidence folder, when it is not where the results say")
+    rc.add_argument(
+        "--out", default=None, help="where to write the rechecked results (default: RESULTS.rechecked.json)"
+    )
+    rc.add_argument(
+        "--tasks",
+        nargs="*",
+        default=None,
+        metavar="PATH",
+        help="where to find task modules that moved since the run (default: tasks)",
+    )
+    rc.add_argument(
+        "--evidence",
+        default=None,
+        metavar="DIR",
+        help="the run's evidence folder, when it is not where the results say",
+    )
     rc.set_defaults(fn=cmd_recheck)
     nt = sub.add_parser("new-task", help="scaffold a complete, runnable two-day task folder (docs/writing-tasks.md)")
     nt.add_argument("task", metavar="SCENARIO/NAME", help="e.g. hr/onboarding_week")
     nt.add_argument("--dir", default="tasks", help="the tasks folder (default: tasks)")
     nt.set_defaults(fn=cmd_new_task)
-    ad = sub.add_parser("api-docs", help="the admin-plane reference for task authors (docs/admin-api.md), from the code")
-    ad.add_argument("--check", metavar="FILE", default=None, help="exit 1 unless FILE already holds exactly this output")
+    ad = sub.add_parser(
+        "api-docs", help="the admin-plane reference for task authors (docs/admin-api.md), from the code"
+    )
+    ad.add_argument(
+        "--check", metavar="FILE", default=None, help="exit 1 unless FILE already holds exactly this output"
+    )
     ad.set_defaults(fn=cmd_api_docs)
     cs = sub.add_parser("corpus-stats", help="Table-2-style corpus statistics and task summaries (Markdown)")
     cs.add_argument("paths", nargs="*", default=["tasks"])
-    cs.add_argument("--check", metavar="FILE", default=None, help="exit 1 unless FILE already holds exactly this output")
+    cs.add_argument(
+        "--check", metavar="FILE", default=None, help="exit 1 unless FILE already holds exactly this output"
+    )
     cs.set_defaults(fn=cmd_corpus_stats)
     for name, fn, what in (
         ("serve", cmd_serve, "start a world and print its agent-plane endpoints as JSON"),
-        ("check", cmd_check, "serve a task's world like serve; type `check` on stdin to evaluate day N's checkers (JSON lines)"),
+        (
+            "check",
+            cmd_check,
+            "serve a task's world like serve; type `check` on stdin to evaluate day N's checkers (JSON lines)",
+        ),
     ):
         w = sub.add_parser(name, help=what)
-        w.add_argument("--services", nargs="+", default=None, metavar="NAME", help="services to start (default: all, or the task's)")
-        w.add_argument("--task", required=name == "check", default=None, metavar="PATH", help="a task module whose turns seed the world")
-        w.add_argument("--day", type=int, default=None, metavar="N", help="run the task's turn setups up to day N, the day checked (default: 1)")
-        w.add_argument("--solve", action="store_true", help="also run the task's reference solutions of days 1..N (agent plane only)")
-        w.add_argument("--backend", choices=("local", "docker"), default=None, help="where the services run (default: local, or $CLAWMARK_BACKEND; docs/containers.md)")
+        w.add_argument(
+            "--services",
+            nargs="+",
+            default=None,
+            metavar="NAME",
+            help="services to start (default: all, or the task's)",
+        )
+        w.add_argument(
+            "--task",
+            required=name == "check",
+            default=None,
+            metavar="PATH",
+            help="a task module whose turns seed the world",
+        )
+        w.add_argument(
+            "--day",
+            type=int,
+            default=None,
+            metavar="N",
+            help="run the task's turn setups up to day N, the day checked (default: 1)",
+        )
+        w.add_argument(
+            "--solve",
+            action="store_true",
+            help="also run the task's reference solutions of days 1..N (agent plane only)",
+        )
+        w.add_argument(
+            "--backend",
+            choices=("local", "docker"),
+            default=None,
+            help="where the services run (default: local, or $CLAWMARK_BACKEND; docs/containers.md)",
+        )
         w.set_defaults(fn=fn)
-    im = sub.add_parser("images", help="the container backend's images: build them locally, cached by content (docs/containers.md)")
+    im = sub.add_parser(
+        "images", help="the container backend's images: build them locally, cached by content (docs/containers.md)"
+    )
     ims = im.add_subparsers(dest="images_command", required=True)
     ib = ims.add_parser("build", help="build every image of containers/ (an unchanged one is found, not rebuilt)")
-    ib.add_argument("--base-from-debootstrap", action="store_true", help="make the base image from Debian packages (debootstrap, as root): no registry needed")
-    ib.add_argument("--base", default=None, metavar="IMAGE", help="a local or pullable base image (default: python:3.11-slim-bookworm)")
-    ib.add_argument("--openclaw", action="store_true", help="also clawmark/openclaw: the host's OpenClaw and Node 24 (from npm) in an image, for agents on remote engines")
-    ib.add_argument("--cache", default=None, metavar="DIR", help="where the wheelhouse is built (default: ~/.cache/clawmark/images, or $CLAWMARK_IMAGE_CACHE)")
+    ib.add_argument(
+        "--base-from-debootstrap",
+        action="store_true",
+        help="make the base image from Debian packages (debootstrap, as root): no registry needed",
+    )
+    ib.add_argument(
+        "--base",
+        default=None,
+        metavar="IMAGE",
+        help="a local or pullable base image (default: python:3.11-slim-bookworm)",
+    )
+    ib.add_argument(
+        "--openclaw",
+        action="store_true",
+        help="also clawmark/openclaw: the host's OpenClaw and Node 24 (from npm) in an image, for agents on remote engines",
+    )
+    ib.add_argument(
+        "--cache",
+        default=None,
+        metavar="DIR",
+        help="where the wheelhouse is built (default: ~/.cache/clawmark/images, or $CLAWMARK_IMAGE_CACHE)",
+    )
     ib.set_defaults(fn=cmd_images)
-    sm = sub.add_parser("scripted-model", help="serve an OpenAI/Anthropic-compatible model that replays a script; print its URL as JSON")
+    sm = sub.add_parser(
+        "scripted-model", help="serve an OpenAI/Anthropic-compatible model that replays a script; print its URL as JSON"
+    )
     sm.add_argument("--script", required=True, metavar="FILE", help="the script (JSON; see docs/agents.md)")
     sm.add_argument("--port", type=int, default=0, metavar="N", help="loopback port (default: an ephemeral one)")
-    sm.add_argument("--record", default=None, metavar="FILE", help="append every request and its answer to this JSONL file")
-    sm.add_argument("--api-key", default=None, metavar="KEY", help="refuse requests without this key (default: accept any)")
+    sm.add_argument(
+        "--record", default=None, metavar="FILE", help="append every request and its answer to this JSONL file"
+    )
+    sm.add_argument(
+        "--api-key", default=None, metavar="KEY", help="refuse requests without this key (default: accept any)"
+    )
     sm.set_defaults(fn=cmd_scripted_model)
     return p
 

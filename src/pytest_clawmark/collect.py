@@ -51,7 +51,9 @@ class TaskModule(pytest.Module):
         module = self.obj
         tasks = [(name, v) for name, v in vars(module).items() if isinstance(v, Task)]
         if not tasks:
-            raise self.CollectError(f"{self.rel_path()}: a task module needs a module-level `task = Task(...)`; found none")
+            raise self.CollectError(
+                f"{self.rel_path()}: a task module needs a module-level `task = Task(...)`; found none"
+            )
         if len(tasks) > 1:
             names = ", ".join(n for n, _ in tasks)
             raise self.CollectError(f"{self.rel_path()}: a task module holds one Task; found {len(tasks)} ({names})")
@@ -106,8 +108,15 @@ class TrialNode(pytest.Collector):
         module = self.module
         settings = self.config.stash[SETTINGS_KEY]
         self.run = TrialRun(
-            self.task, module.task_id, module.path.parent, self.trial_index, self.nodeid, settings,
-            plan=self.plan, task_file=module.rel_path(), task_hash=module.task_hash,
+            self.task,
+            module.task_id,
+            module.path.parent,
+            self.trial_index,
+            self.nodeid,
+            settings,
+            plan=self.plan,
+            task_file=module.rel_path(),
+            task_hash=module.task_hash,
         )
         OPEN_RUNS.add(self.run)
 
@@ -217,7 +226,11 @@ class TurnItem(_TaskItem):
         return super().repr_failure(excinfo)
 
     def reportinfo(self) -> tuple[Path, int, str]:
-        return self.path, self.turn.where.line - 1, f"{_task_id(self)} · day {self.turn.day} · {self.turn.name} · {self.turn.clock_text}"
+        return (
+            self.path,
+            self.turn.where.line - 1,
+            f"{_task_id(self)} · day {self.turn.day} · {self.turn.name} · {self.turn.clock_text}",
+        )
 
 
 class CheckerItem(_TaskItem):
@@ -270,7 +283,9 @@ class CheckerItem(_TaskItem):
                 shown.addsection("clawmark: checker error", note)
                 return shown
             return f"{shown}\n{note}"
-        if isinstance(excinfo.value, (AssertionError, HarnessError)):  # the message first: pytest's short summary shows it
+        if isinstance(
+            excinfo.value, (AssertionError, HarnessError)
+        ):  # the message first: pytest's short summary shows it
             return f"{excinfo.value}\n{head}"
         return super().repr_failure(excinfo)
 

@@ -49,7 +49,11 @@ class Gates:
 
     def __post_init__(self) -> None:
         # a negative (or NaN) threshold would fail every comparison or none: a usage error, not a verdict
-        for flag, value in (("--max-drop", self.max_drop), ("--max-success-drop", self.max_success_drop), ("--max-redline-rise", self.max_redline_rise)):
+        for flag, value in (
+            ("--max-drop", self.max_drop),
+            ("--max-success-drop", self.max_success_drop),
+            ("--max-redline-rise", self.max_redline_rise),
+        ):
             if not value >= 0:
                 raise ValueError(f"{flag} takes a non-negative number of points (0-100), got {value:g}")
 
@@ -65,7 +69,7 @@ class Block:
     redline_fail_rate: float | None
 
     @classmethod
-    def of(cls, summary_block: Mapping[str, Any]) -> "Block":
+    def of(cls, summary_block: Mapping[str, Any]) -> Block:
         return cls(
             summary_block.get("score"),
             summary_block.get("task_success"),
@@ -293,7 +297,13 @@ def _regressions(rows: Sequence[Row], gates: Gates) -> tuple[str, ...]:
     specs = (
         (SCORE_GATE, "score dropped", "--max-drop", gates.max_drop, lambda r: r.score_delta),
         (SUCCESS_GATE, "task success dropped", "--max-success-drop", gates.max_success_drop, lambda r: r.success_delta),
-        (REDLINE_GATE, "red-line fail rate rose", "--max-redline-rise", gates.max_redline_rise, lambda r: r.redline_rise),
+        (
+            REDLINE_GATE,
+            "red-line fail rate rose",
+            "--max-redline-rise",
+            gates.max_redline_rise,
+            lambda r: r.redline_rise,
+        ),
     )
     for gate, what, flag, limit, value in specs:
         hit = [f"{r.name} {value(r):+.1f}" for r in ordered if gate in r.breaches]
@@ -306,7 +316,9 @@ def _trial_scores(groups: Mapping[str, list[TrialRecord]], tasks: Iterable[str])
     return {t: [r.trial_score().score for r in _complete(groups.get(t, []))] for t in sorted(tasks)}
 
 
-def _interval(rows: Sequence[Row], b_scores: Mapping[str, list[float]], n_scores: Mapping[str, list[float]]) -> tuple[Interval | None, str]:
+def _interval(
+    rows: Sequence[Row], b_scores: Mapping[str, list[float]], n_scores: Mapping[str, list[float]]
+) -> tuple[Interval | None, str]:
     """delta ± 1.96·sqrt(se_b² + se_n²): the two runs are independent samples, and each side's
     standard error comes from the spread between trials of the same task (scoring.score_stderr)."""
     overall = next(r for r in rows if r.name == "overall")
@@ -316,25 +328,40 @@ def _interval(rows: Sequence[Row], b_scores: Mapping[str, list[float]], n_scores
         most = max((len(v) for v in [*b_scores.values(), *n_scores.values()]), default=0)
         if most <= 1:
             return None, "no confidence interval (one trial per task)"
-        return None, f"no confidence interval (a task has {fewest} complete trial(s); every task needs 2 or more in both runs)"
+        return (
+            None,
+            f"no confidence interval (a task has {fewest} complete trial(s); every task needs 2 or more in both runs)",
+        )
     half = Z95 * math.sqrt(se_b**2 + se_n**2) * POINTS
     d = overall.score_delta
     return Interval(d, d - half, d + half, se_b * POINTS, se_n * POINTS), ""
 
 
-def _task_changes(b_groups: Mapping[str, list[TrialRecord]], n_groups: Mapping[str, list[TrialRecord]], tasks: Iterable[str]) -> tuple[TaskChange, ...]:
+def _task_changes(
+    b_groups: Mapping[str, list[TrialRecord]], n_groups: Mapping[str, list[TrialRecord]], tasks: Iterable[str]
+) -> tuple[TaskChange, ...]:
     changes = []
     for t in tasks:
         bc, nc = _complete(b_groups[t]), _complete(n_groups[t])
         bs = sum(r.trial_score().score for r in bc) / len(bc)
         ns = sum(r.trial_score().score for r in nc) / len(nc)
-        ch = TaskChange(t, bs, ns, sum(r.trial_score().success for r in bc), len(bc), sum(r.trial_score().success for r in nc), len(nc))
+        ch = TaskChange(
+            t,
+            bs,
+            ns,
+            sum(r.trial_score().success for r in bc),
+            len(bc),
+            sum(r.trial_score().success for r in nc),
+            len(nc),
+        )
         if ch.score_delta != 0.0 or ch.success_flipped:
             changes.append(ch)
     return tuple(sorted(changes, key=lambda c: (c.score_delta, c.id)))
 
 
-def _checker_changes(b_groups: Mapping[str, list[TrialRecord]], n_groups: Mapping[str, list[TrialRecord]], tasks: Iterable[str]) -> tuple[list[CheckerChange], list[CheckerChange], list[CheckerChange]]:
+def _checker_changes(
+    b_groups: Mapping[str, list[TrialRecord]], n_groups: Mapping[str, list[TrialRecord]], tasks: Iterable[str]
+) -> tuple[list[CheckerChange], list[CheckerChange], list[CheckerChange]]:
     """Outcome changes in task trials complete in both runs, paired by (task, trial)."""
     failing: list[CheckerChange] = []
     passing: list[CheckerChange] = []
@@ -384,7 +411,9 @@ def compare(base: Mapping[str, Any], new: Mapping[str, Any], gates: Gates = Gate
     elif n_trials > b_trials:
         notes.append(f"NEW ran {n_trials} trials per task, BASE {b_trials}: NEW's per-task means use all of them")
     if b_run.get("clawmark_version") != n_run.get("clawmark_version"):
-        notes.append(f"clawmark version differs: BASE {b_run.get('clawmark_version')} vs NEW {n_run.get('clawmark_version')}")
+        notes.append(
+            f"clawmark version differs: BASE {b_run.get('clawmark_version')} vs NEW {n_run.get('clawmark_version')}"
+        )
 
     b_groups, n_groups = _by_task(records_of(dict(base))), _by_task(records_of(dict(new)))
     compared = sorted(t for t, rs in b_groups.items() if _complete(rs))
@@ -428,7 +457,9 @@ def compare(base: Mapping[str, Any], new: Mapping[str, Any], gates: Gates = Gate
     if changed and gates.allow_task_change:
         notes.append(f"task content changed (allowed by --allow-task-change): {', '.join(changed)}")
     elif changed:
-        identity.append(f"task content changed (task_hash differs) in {len(changed)} task(s): {', '.join(changed)}; pass --allow-task-change to compare anyway")
+        identity.append(
+            f"task content changed (task_hash differs) in {len(changed)} task(s): {', '.join(changed)}; pass --allow-task-change to compare anyway"
+        )
 
     failing, passing, other = _checker_changes(b_groups, n_groups, present)
     rows: tuple[Row, ...] = ()
@@ -445,7 +476,9 @@ def compare(base: Mapping[str, Any], new: Mapping[str, Any], gates: Gates = Gate
         if not blocking:
             rows = _rows(b_doc, n_doc, gates)
             tasks = _task_changes(b_groups, n_groups, compared)
-            interval, no_interval = _interval(rows, _trial_scores(b_groups, compared), _trial_scores(n_groups, compared))
+            interval, no_interval = _interval(
+                rows, _trial_scores(b_groups, compared), _trial_scores(n_groups, compared)
+            )
 
     refusals = tuple(f"cannot compare: {p}" for p in blocking + identity)
     return Comparison(
@@ -489,7 +522,9 @@ def render(result: Comparison) -> list[str]:
     if result.rows:
         width = max(len("scenario"), *(len(r.name) for r in result.rows))
         lines.append(f"{'':<{width}}  {'score':^21}  {'task success':^21}  {'red-line fails':^23}")
-        lines.append(f"{'scenario':<{width}}  {'base':>6} {'new':>6} {'delta':>7}  {'base':>6} {'new':>6} {'delta':>7}  {'base':>7} {'new':>7} {'rate':>7}")
+        lines.append(
+            f"{'scenario':<{width}}  {'base':>6} {'new':>6} {'delta':>7}  {'base':>6} {'new':>6} {'delta':>7}  {'base':>7} {'new':>7} {'rate':>7}"
+        )
         rule = "-" * len(lines[-1])
         for r in result.rows:
             if r.name == "overall":
@@ -505,7 +540,9 @@ def render(result: Comparison) -> list[str]:
         lines.append(f"compared over BASE's {result.compared_tasks} task(s); deltas in points (0-100)")
         if result.interval:
             i = result.interval
-            lines.append(f"overall score delta {i.delta:+.1f} pts, 95% CI [{i.low:+.1f}, {i.high:+.1f}] (standard error BASE {i.se_base:.1f}, NEW {i.se_new:.1f})")
+            lines.append(
+                f"overall score delta {i.delta:+.1f} pts, 95% CI [{i.low:+.1f}, {i.high:+.1f}] (standard error BASE {i.se_base:.1f}, NEW {i.se_new:.1f})"
+            )
         else:
             lines.append(result.no_interval_reason)
     if result.tasks:
@@ -516,7 +553,11 @@ def render(result: Comparison) -> list[str]:
                 f"  {t.id}: {_pts(t.base_score)} -> {_pts(t.new_score)} ({t.score_delta:+.1f}), "
                 f"success {t.base_successes}/{t.base_trials} -> {t.new_successes}/{t.new_trials}{flip}"
             )
-    for title, group in (("newly failing checkers", result.newly_failing), ("newly passing checkers", result.newly_passing), ("other checker outcome changes", result.other_changes)):
+    for title, group in (
+        ("newly failing checkers", result.newly_failing),
+        ("newly passing checkers", result.newly_passing),
+        ("other checker outcome changes", result.other_changes),
+    ):
         if group:
             lines.append(f"{title} ({len(group)}):")
             lines += [_checker_line(c) for c in group]

@@ -83,7 +83,9 @@ def _decodings(raw: bytes) -> list[bytes]:
     out = [raw]
     candidates = [raw]
     try:
-        candidates.append(base64.a85decode(raw.strip(), adobe=raw.strip().endswith(b"~>") and raw.strip().startswith(b"<~")))
+        candidates.append(
+            base64.a85decode(raw.strip(), adobe=raw.strip().endswith(b"~>") and raw.strip().startswith(b"<~"))
+        )
     except ValueError:
         try:
             candidates.append(base64.a85decode(raw.strip().removesuffix(b"~>")))
@@ -103,7 +105,12 @@ def evidence_modalities(folder: Path) -> tuple[str, ...]:
     found: set[str] = set()
     if folder.is_dir():
         for f in sorted(folder.rglob("*")):
-            if not f.is_file() or f.name in NOT_EVIDENCE or f.suffix == ".py" or AUTHORING_FOLDERS.intersection(f.relative_to(folder).parts[:1]):
+            if (
+                not f.is_file()
+                or f.name in NOT_EVIDENCE
+                or f.suffix == ".py"
+                or AUTHORING_FOLDERS.intersection(f.relative_to(folder).parts[:1])
+            ):
                 continue
             if f.suffix.lower() == ".pdf":
                 found.add(pdf_modality(f))
@@ -155,8 +162,19 @@ def render(stats: list[TaskStats], root: Path) -> str:
         lines.append(_row(scenario, by_scenario[scenario]))
     lines.append(_row("**all**", total))
     lines += ["", "## Tasks", ""]
-    for s in sorted(stats, key=lambda s: (SCENARIOS.index(s.task.scenario) if s.task.scenario in SCENARIOS else 99, s.path.name, _natural(str(s.path)))):
-        rel = s.path.resolve().relative_to(root.resolve()).as_posix() if s.path.resolve().is_relative_to(root.resolve()) else s.path.as_posix()
+    for s in sorted(
+        stats,
+        key=lambda s: (
+            SCENARIOS.index(s.task.scenario) if s.task.scenario in SCENARIOS else 99,
+            s.path.name,
+            _natural(str(s.path)),
+        ),
+    ):
+        rel = (
+            s.path.resolve().relative_to(root.resolve()).as_posix()
+            if s.path.resolve().is_relative_to(root.resolve())
+            else s.path.as_posix()
+        )
         t = s.task
         services = ", ".join(sorted(t.services))  # type: ignore[arg-type]
         red = sorted({c.redline for c in t.checkers if c.redline})  # type: ignore[type-var]

@@ -15,7 +15,11 @@ from typing import Any
 
 
 def serve_until_signalled(
-    label: str, description: dict[str, Any], what: str, cleanup: Callable[[], str], on_line: Callable[[str], None] | None = None
+    label: str,
+    description: dict[str, Any],
+    what: str,
+    cleanup: Callable[[], str],
+    on_line: Callable[[str], None] | None = None,
 ) -> int:
     """Print ``description``, wait for SIGINT/SIGTERM, run ``cleanup`` (its return: a last word).
 

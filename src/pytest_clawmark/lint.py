@@ -58,7 +58,12 @@ def lint_task(module: ModuleType, task: Task, path: Path) -> list[Finding]:
         if not task.checkers_for(turn.day):
             out.append(_at(turn.where, f"day {turn.day} ({turn.name}) has no checkers"))
         if turn.day not in task.solutions:
-            out.append(_at(turn.where, f"day {turn.day} ({turn.name}) has no reference solution (@task.solution(day={turn.day}))"))
+            out.append(
+                _at(
+                    turn.where,
+                    f"day {turn.day} ({turn.name}) has no reference solution (@task.solution(day={turn.day}))",
+                )
+            )
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     out += _evidence(tree, module, task, path)
     out += _determinism(tree, task, path)
@@ -80,7 +85,9 @@ def _evidence(tree: ast.Module, module: ModuleType, task: Task, path: Path) -> I
         for expr in candidates:
             value = _static_str(expr, module)
             if value is not None and not Path(value).is_absolute() and not (path.parent / value).exists():
-                yield Finding(_rel(path), expr.lineno, f"evidence {value!r} does not exist (relative to {_rel(path.parent)}/)")
+                yield Finding(
+                    _rel(path), expr.lineno, f"evidence {value!r} does not exist (relative to {_rel(path.parent)}/)"
+                )
 
 
 def _is_fs(expr: ast.expr) -> bool:
@@ -147,7 +154,10 @@ def _nondeterminism(fn: ast.AST) -> Iterator[tuple[ast.AST, str]]:
             parents[child] = parent
     for node in ast.walk(fn):
         if isinstance(node, ast.Assert) and node.msg is None:
-            yield node, "has an assert without a message (say what was expected and what was found; pytest's own introspection is not a stable verdict message)"
+            yield (
+                node,
+                "has an assert without a message (say what was expected and what was found; pytest's own introspection is not a stable verdict message)",
+            )
         if isinstance(node, ast.Call):
             f = node.func
             owner = _call_name(f.value) if isinstance(f, ast.Attribute) else ""  # datetime.datetime.now → "datetime"
@@ -161,7 +171,9 @@ def _nondeterminism(fn: ast.AST) -> Iterator[tuple[ast.AST, str]]:
                 yield node, f"iterates a directory listing ({_call_name(f)}) without sorted()"
         elif isinstance(node, (ast.For, ast.comprehension)):
             it = node.iter
-            if isinstance(it, (ast.Set, ast.SetComp)) or (isinstance(it, ast.Call) and _call_name(it.func) in ("set", "frozenset")):
+            if isinstance(it, (ast.Set, ast.SetComp)) or (
+                isinstance(it, ast.Call) and _call_name(it.func) in ("set", "frozenset")
+            ):
                 yield it, "iterates a set (unspecified order); iterate sorted(...) instead"
 
 
@@ -176,7 +188,17 @@ def _call_name(func: ast.expr) -> str:
 def _inside_sorted(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> bool:
     current = parents.get(node)
     while current is not None and not isinstance(current, ast.stmt):
-        if isinstance(current, ast.Call) and _call_name(current.func) in ("sorted", "len", "set", "frozenset", "any", "all", "sum", "max", "min"):
+        if isinstance(current, ast.Call) and _call_name(current.func) in (
+            "sorted",
+            "len",
+            "set",
+            "frozenset",
+            "any",
+            "all",
+            "sum",
+            "max",
+            "min",
+        ):
             return True
         current = parents.get(current)
     return False

@@ -33,7 +33,9 @@ def merge_problems(inputs: Sequence[Input]) -> list[str]:
             problems.append(f"{name}: run.{f} {run.get(f)!r} differs from {first_name}'s {first_run.get(f)!r}")
         # the fingerprint follows from agent and options; report it only when they look equal
         if not {"agent", "agent_options"} & set(differing) and run_identity(run) != run_identity(first_run):
-            problems.append(f"{name}: run.agent_identity {run_identity(run)} differs from {first_name}'s {run_identity(first_run)}")
+            problems.append(
+                f"{name}: run.agent_identity {run_identity(run)} differs from {first_name}'s {run_identity(first_run)}"
+            )
 
     problems += _shard_problems(inputs)
     hashes: dict[str, tuple[str, str]] = {}  # task id -> (task_hash, first input holding it)
@@ -42,7 +44,9 @@ def merge_problems(inputs: Sequence[Input]) -> list[str]:
         for r in records_of(dict(doc)):
             seen = hashes.setdefault(r.id, (r.task_hash, name))
             if seen[0] != r.task_hash:
-                problems.append(f"task {r.id} has task_hash {seen[0] or '(none)'} in {seen[1]} but {r.task_hash or '(none)'} in {name}")
+                problems.append(
+                    f"task {r.id} has task_hash {seen[0] or '(none)'} in {seen[1]} but {r.task_hash or '(none)'} in {name}"
+                )
                 hashes[r.id] = (r.task_hash, name)  # report each further change once
             key = (r.id, r.trial)
             if key in owner:
@@ -60,7 +64,9 @@ def _shard_problems(inputs: Sequence[Input]) -> list[str]:
     problems = [f"{name}: not a shard of the run (no run.shard), the others are" for name, s in shards.items() if not s]
     counts = sorted({int(s["count"]) for s in shards.values() if s})
     if len(counts) > 1:
-        return problems + [f"the shards come from splits into different numbers of shards ({', '.join(map(str, counts))})"]
+        return problems + [
+            f"the shards come from splits into different numbers of shards ({', '.join(map(str, counts))})"
+        ]
     seen: dict[int, str] = {}
     for name, s in shards.items():
         if s:
@@ -69,7 +75,9 @@ def _shard_problems(inputs: Sequence[Input]) -> list[str]:
             seen.setdefault(int(s["index"]), name)
     missing = [str(i) for i in range(1, counts[0] + 1) if i not in seen]
     if missing:
-        problems.append(f"shard(s) {', '.join(missing)} of {counts[0]} missing: a merge of some shards is not the run's measurement")
+        problems.append(
+            f"shard(s) {', '.join(missing)} of {counts[0]} missing: a merge of some shards is not the run's measurement"
+        )
     return problems
 
 

@@ -59,9 +59,9 @@ from .scoring import COMPLETE
 from .selection import close, trials_of
 from .session_state import ClawmarkSession, is_worker, worker_input
 from .sharding import Shard, assign
-from .world.service import BACKENDS
 from .upstream import collect as upstream_collect
 from .world.lease import sweep
+from .world.service import BACKENDS
 
 SESSION_KEY = pytest.StashKey[ClawmarkSession]()
 DEFAULT_TASK_FILES = "task_*.py"
@@ -73,33 +73,172 @@ def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     g = parser.getgroup("clawmark", "pytest-clawmark: living-world agent benchmark")
-    g.addoption("--agent", dest="clawmark_agent", default=None, help="the agent under test (reference, noop, command, or a plugin's); env CLAWMARK_AGENT, ini clawmark_agent")
-    g.addoption("--agent-option", dest="clawmark_agent_options", action="append", default=[], type=agent_option_pair, metavar="KEY=VALUE", help="an option for the agent adapter (repeatable)")
-    g.addoption("--clawmark-json", dest="clawmark_json", default=None, metavar="PATH", help="write the results JSON here (atomically; also for interrupted runs, which say so)")
-    g.addoption("--clawmark-trials", dest="clawmark_trials", type=trial_count, default=None, metavar="N", help="run every task N times, each with a fresh world (pass@k, pass^k)")
-    g.addoption("--rerun-determinism", dest="clawmark_rerun_determinism", action="store_true", default=False, help="evaluate every checker several times on the frozen post-turn state; fail on any difference")
-    g.addoption("--clawmark-fail-under", dest="clawmark_fail_under", type=score_percent, default=None, metavar="SCORE", help="exit status follows the overall weighted score (0-100) instead of checker failures; a run without a score (partial, interrupted) fails the gate")
-    g.addoption("--clawmark-turn-timeout", dest="clawmark_turn_timeout", type=positive_seconds, default=None, metavar="SECONDS", help="per-turn time limit of the agent (overrides the task's); env CLAWMARK_TURN_TIMEOUT, ini clawmark_turn_timeout")
-    g.addoption("--clawmark-run-timeout", dest="clawmark_run_timeout", type=positive_seconds, default=None, metavar="SECONDS", help="time limit of the whole run: trials still going are cut and reported as interrupted (resume them with --clawmark-resume); env CLAWMARK_RUN_TIMEOUT, ini clawmark_run_timeout")
-    g.addoption("--clawmark-evidence", dest="clawmark_evidence", default=None, metavar="DIR", help="where to keep run evidence and the run journal (default .clawmark/runs/<timestamp>); must not hold another run")
-    g.addoption("--clawmark-resume", dest="clawmark_resume", nargs="?", const="latest", default=None, metavar="DIR", help="continue the run whose evidence folder is DIR (default: the latest under .clawmark/runs): rerun only trials that did not finish; refuses a different agent, options, trial count or changed tasks")
-    g.addoption("--agent-retries", dest="clawmark_agent_retries", type=retry_count, default=0, metavar="N", help="re-wake the agent up to N times after an infrastructure error (provider outage, rate limit, adapter crash) that left the world untouched")
-    g.addoption("--agent-retry-backoff", dest="clawmark_retry_backoff", type=non_negative_seconds, default=2.0, metavar="SECONDS", help="wait before the first retry; doubles each time (default 2)")
-    g.addoption("--agent-isolation", dest="clawmark_agent_isolation", default=None, choices=ISOLATION_MODES, help="confine agent processes: auto (bwrap if it works here, else refuse to run an agent that starts processes), bwrap (refuse to run without it), container (with --clawmark-backend=docker: the agent in its own container on its world's private network), none (no isolation, on purpose: debugging only); env CLAWMARK_AGENT_ISOLATION, ini clawmark_agent_isolation")
-    g.addoption("--agent-limits", dest="clawmark_agent_limits", action="append", default=[], metavar="KEY=VALUE[,KEY=VALUE]", help="resource limits of agent processes (repeatable): processes, memory, file_size, open_files, cpu, output, evidence_file, evidence_total, cgroups; e.g. memory=8G,processes=1024 (docs/agents.md); env CLAWMARK_AGENT_LIMITS, ini clawmark_agent_limits")
-    g.addoption("--upstream-exceptions", dest="clawmark_upstream_exceptions", default="ours", choices=("ours", "false", "error"), help="upstream-format tasks: a checker that raises is a failed checker with its exception recorded (ours, default), a plain False as upstream's runner counts it (false), or an error that excludes the trial (error: for task authors); docs/upstream.md")
-    g.addoption("--clawmark-progress", dest="clawmark_progress", default=None, choices=("lines", "off"), help="live progress lines: agent-days starting and ending, finished trials with their scores, a heartbeat (default lines; even with -q); ini clawmark_progress")
-    g.addoption("--clawmark-stream", dest="clawmark_stream", action="store_true", default=False, help="show the agent's stdout/stderr live, each line prefixed by task, trial and day (also with -s; works under -n)")
-    g.addoption("--clawmark-heartbeat", dest="clawmark_heartbeat", type=non_negative_seconds, default=None, metavar="SECONDS", help="every SECONDS, a line naming the agent-days still running (default 30; 0: none); ini clawmark_heartbeat")
-    g.addoption("--clawmark-backend", dest="clawmark_backend", default=None, choices=BACKENDS, help="where the world's services run: local (embedded, default) or docker (calendar, knowledge base and spreadsheets in containers; build the images once with `clawmark images build`); env CLAWMARK_BACKEND, ini clawmark_backend (docs/containers.md)")
-    g.addoption("--clawmark-shard", dest="clawmark_shard", default=None, metavar="I/N", help="run shard I of N: whole tasks (every trial), dealt deterministically by agent-days; N alone takes I from JOB_COMPLETION_INDEX (Kubernetes Indexed Jobs); join the shards' results with `clawmark merge` (docs/scale-out.md); env CLAWMARK_SHARD")
-    g.addoption("--clawmark-keep-worlds", dest="clawmark_keep_worlds", action="store_true", default=False, help="keep each world's folder (workspace, service state) after its trial")
+    g.addoption(
+        "--agent",
+        dest="clawmark_agent",
+        default=None,
+        help="the agent under test (reference, noop, command, or a plugin's); env CLAWMARK_AGENT, ini clawmark_agent",
+    )
+    g.addoption(
+        "--agent-option",
+        dest="clawmark_agent_options",
+        action="append",
+        default=[],
+        type=agent_option_pair,
+        metavar="KEY=VALUE",
+        help="an option for the agent adapter (repeatable)",
+    )
+    g.addoption(
+        "--clawmark-json",
+        dest="clawmark_json",
+        default=None,
+        metavar="PATH",
+        help="write the results JSON here (atomically; also for interrupted runs, which say so)",
+    )
+    g.addoption(
+        "--clawmark-trials",
+        dest="clawmark_trials",
+        type=trial_count,
+        default=None,
+        metavar="N",
+        help="run every task N times, each with a fresh world (pass@k, pass^k)",
+    )
+    g.addoption(
+        "--rerun-determinism",
+        dest="clawmark_rerun_determinism",
+        action="store_true",
+        default=False,
+        help="evaluate every checker several times on the frozen post-turn state; fail on any difference",
+    )
+    g.addoption(
+        "--clawmark-fail-under",
+        dest="clawmark_fail_under",
+        type=score_percent,
+        default=None,
+        metavar="SCORE",
+        help="exit status follows the overall weighted score (0-100) instead of checker failures; a run without a score (partial, interrupted) fails the gate",
+    )
+    g.addoption(
+        "--clawmark-turn-timeout",
+        dest="clawmark_turn_timeout",
+        type=positive_seconds,
+        default=None,
+        metavar="SECONDS",
+        help="per-turn time limit of the agent (overrides the task's); env CLAWMARK_TURN_TIMEOUT, ini clawmark_turn_timeout",
+    )
+    g.addoption(
+        "--clawmark-run-timeout",
+        dest="clawmark_run_timeout",
+        type=positive_seconds,
+        default=None,
+        metavar="SECONDS",
+        help="time limit of the whole run: trials still going are cut and reported as interrupted (resume them with --clawmark-resume); env CLAWMARK_RUN_TIMEOUT, ini clawmark_run_timeout",
+    )
+    g.addoption(
+        "--clawmark-evidence",
+        dest="clawmark_evidence",
+        default=None,
+        metavar="DIR",
+        help="where to keep run evidence and the run journal (default .clawmark/runs/<timestamp>); must not hold another run",
+    )
+    g.addoption(
+        "--clawmark-resume",
+        dest="clawmark_resume",
+        nargs="?",
+        const="latest",
+        default=None,
+        metavar="DIR",
+        help="continue the run whose evidence folder is DIR (default: the latest under .clawmark/runs): rerun only trials that did not finish; refuses a different agent, options, trial count or changed tasks",
+    )
+    g.addoption(
+        "--agent-retries",
+        dest="clawmark_agent_retries",
+        type=retry_count,
+        default=0,
+        metavar="N",
+        help="re-wake the agent up to N times after an infrastructure error (provider outage, rate limit, adapter crash) that left the world untouched",
+    )
+    g.addoption(
+        "--agent-retry-backoff",
+        dest="clawmark_retry_backoff",
+        type=non_negative_seconds,
+        default=2.0,
+        metavar="SECONDS",
+        help="wait before the first retry; doubles each time (default 2)",
+    )
+    g.addoption(
+        "--agent-isolation",
+        dest="clawmark_agent_isolation",
+        default=None,
+        choices=ISOLATION_MODES,
+        help="confine agent processes: auto (bwrap if it works here, else refuse to run an agent that starts processes), bwrap (refuse to run without it), container (with --clawmark-backend=docker: the agent in its own container on its world's private network), none (no isolation, on purpose: debugging only); env CLAWMARK_AGENT_ISOLATION, ini clawmark_agent_isolation",
+    )
+    g.addoption(
+        "--agent-limits",
+        dest="clawmark_agent_limits",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE[,KEY=VALUE]",
+        help="resource limits of agent processes (repeatable): processes, memory, file_size, open_files, cpu, output, evidence_file, evidence_total, cgroups; e.g. memory=8G,processes=1024 (docs/agents.md); env CLAWMARK_AGENT_LIMITS, ini clawmark_agent_limits",
+    )
+    g.addoption(
+        "--upstream-exceptions",
+        dest="clawmark_upstream_exceptions",
+        default="ours",
+        choices=("ours", "false", "error"),
+        help="upstream-format tasks: a checker that raises is a failed checker with its exception recorded (ours, default), a plain False as upstream's runner counts it (false), or an error that excludes the trial (error: for task authors); docs/upstream.md",
+    )
+    g.addoption(
+        "--clawmark-progress",
+        dest="clawmark_progress",
+        default=None,
+        choices=("lines", "off"),
+        help="live progress lines: agent-days starting and ending, finished trials with their scores, a heartbeat (default lines; even with -q); ini clawmark_progress",
+    )
+    g.addoption(
+        "--clawmark-stream",
+        dest="clawmark_stream",
+        action="store_true",
+        default=False,
+        help="show the agent's stdout/stderr live, each line prefixed by task, trial and day (also with -s; works under -n)",
+    )
+    g.addoption(
+        "--clawmark-heartbeat",
+        dest="clawmark_heartbeat",
+        type=non_negative_seconds,
+        default=None,
+        metavar="SECONDS",
+        help="every SECONDS, a line naming the agent-days still running (default 30; 0: none); ini clawmark_heartbeat",
+    )
+    g.addoption(
+        "--clawmark-backend",
+        dest="clawmark_backend",
+        default=None,
+        choices=BACKENDS,
+        help="where the world's services run: local (embedded, default) or docker (calendar, knowledge base and spreadsheets in containers; build the images once with `clawmark images build`); env CLAWMARK_BACKEND, ini clawmark_backend (docs/containers.md)",
+    )
+    g.addoption(
+        "--clawmark-shard",
+        dest="clawmark_shard",
+        default=None,
+        metavar="I/N",
+        help="run shard I of N: whole tasks (every trial), dealt deterministically by agent-days; N alone takes I from JOB_COMPLETION_INDEX (Kubernetes Indexed Jobs); join the shards' results with `clawmark merge` (docs/scale-out.md); env CLAWMARK_SHARD",
+    )
+    g.addoption(
+        "--clawmark-keep-worlds",
+        dest="clawmark_keep_worlds",
+        action="store_true",
+        default=False,
+        help="keep each world's folder (workspace, service state) after its trial",
+    )
     parser.addini("clawmark_agent", "default agent under test", default="")
     parser.addini("clawmark_agent_options", "default agent options (key=value lines)", type="linelist", default=[])
     parser.addini("clawmark_task_files", "glob(s) of task module file names", type="args", default=[DEFAULT_TASK_FILES])
     parser.addini("clawmark_turn_timeout", "per-turn agent time limit in seconds", default="")
     parser.addini("clawmark_run_timeout", "time limit of the whole run in seconds", default="")
-    parser.addini("clawmark_scenarios", "a project's own scenarios besides the paper's 13 (names)", type="args", default=[])
+    parser.addini(
+        "clawmark_scenarios", "a project's own scenarios besides the paper's 13 (names)", type="args", default=[]
+    )
     parser.addini("clawmark_trials", "trials per task (as --clawmark-trials)", default="")
     parser.addini("clawmark_json", "write the results JSON here (as --clawmark-json)", default="")
     parser.addini("clawmark_fail_under", "exit status follows the score (as --clawmark-fail-under)", default="")
@@ -108,7 +247,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addini("clawmark_heartbeat", "seconds between heartbeat lines (0: none)", default="")
     parser.addini("clawmark_agent_isolation", "agent isolation: auto, bwrap, container or none", default="")
     parser.addini("clawmark_backend", "where the world's services run: local or docker", default="")
-    parser.addini("clawmark_agent_limits", "resource limits of agent processes (KEY=VALUE, comma- or line-separated)", type="linelist", default=[])
+    parser.addini(
+        "clawmark_agent_limits",
+        "resource limits of agent processes (KEY=VALUE, comma- or line-separated)",
+        type="linelist",
+        default=[],
+    )
 
 
 # -- configuration: options -> RunOptions (run_settings) -> the session (session_state) -----------
@@ -159,11 +303,16 @@ def _collect_task_modules(config: pytest.Config) -> None:
 def _register_scenarios(config: pytest.Config, session: ClawmarkSession) -> None:
     """The project's own scenarios (ini key and hook); the session remembers the valid ones, which
     are forgotten at unconfigure even when a bad one refuses the run."""
-    names = [*config.getini("clawmark_scenarios"), *(n for found in config.hook.pytest_clawmark_scenarios() for n in found or [])]
+    names = [
+        *config.getini("clawmark_scenarios"),
+        *(n for found in config.hook.pytest_clawmark_scenarios() for n in found or []),
+    ]
     bad = register_scenarios(names)
     session.scenarios = [n for n in names if n not in bad]
     if bad:
-        raise SettingsError(f"scenario names are lower-case identifiers (like procurement), not {', '.join(map(repr, bad))}")
+        raise SettingsError(
+            f"scenario names are lower-case identifiers (like procurement), not {', '.join(map(repr, bad))}"
+        )
 
 
 def _sources(config: pytest.Config) -> Sources:
@@ -243,7 +392,9 @@ def _start_progress(config: pytest.Config) -> None:
         return
 
     def write(text: str) -> None:
-        if getattr(reporter._tw, "width_of_current_line", 0):  # pytest's dots or xdist's "bringing up nodes" are mid-line
+        if getattr(
+            reporter._tw, "width_of_current_line", 0
+        ):  # pytest's dots or xdist's "bringing up nodes" are mid-line
             reporter._tw.line()
         reporter.write_line(text)
 
@@ -279,7 +430,9 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     progress = _progress_of_current_run()
     if progress is None:
         return
-    if report.nodeid.endswith("::turn") and (report.when == "call" or (report.when == "setup" and report.outcome != "passed")):
+    if report.nodeid.endswith("::turn") and (
+        report.when == "call" or (report.when == "setup" and report.outcome != "passed")
+    ):
         progress.day_finished(report.nodeid, report.outcome, dict(report.user_properties))
     progress.poll_journal()
 
@@ -287,7 +440,11 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
 def pytest_report_teststatus(report: pytest.TestReport, config: pytest.Config) -> tuple[str, str, Any] | None:
     """A checker that raised is an error (the task's fault, its trial excluded from scores), and says
     so: ``CHECKER ERROR`` in the short summary and ``-v``, counted with pytest's errors."""
-    if report.when == "call" and report.failed and any(tuple(p) == ("outcome", "error") for p in report.user_properties):
+    if (
+        report.when == "call"
+        and report.failed
+        and any(tuple(p) == ("outcome", "error") for p in report.user_properties)
+    ):
         return "error", "E", ("CHECKER ERROR", {"red": True})
     return None
 
@@ -347,8 +504,13 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
 
 def _keep_shard(config: pytest.Config, shard: Shard, items: list[pytest.Item]) -> None:
     """Deselect the tasks of the other shards (whole tasks: every trial and day)."""
+
     def key(item: pytest.Item) -> str:
-        return item.path.relative_to(config.rootpath).as_posix() if item.path.is_relative_to(config.rootpath) else str(item.path)
+        return (
+            item.path.relative_to(config.rootpath).as_posix()
+            if item.path.is_relative_to(config.rootpath)
+            else str(item.path)
+        )
 
     weights: dict[str, int] = {}
     for item in items:
@@ -373,7 +535,9 @@ def _preflight(config: pytest.Config) -> None:
     state.preflight_done = True
     if not settings.agent_name:
         state.preflight_failed = True
-        raise pytest.UsageError("clawmark: no agent selected: pass --agent=NAME (built-ins: reference, noop, command), set CLAWMARK_AGENT, or the ini key clawmark_agent")
+        raise pytest.UsageError(
+            "clawmark: no agent selected: pass --agent=NAME (built-ins: reference, noop, command), set CLAWMARK_AGENT, or the ini key clawmark_agent"
+        )
     try:
         agent = settings.make_agent()
         check = getattr(agent, "preflight", None)
@@ -405,7 +569,11 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     closure = close(session.items, state.deselected)
     kept: list[pytest.Item] = []
     if state.keep:
-        done = {t for t in trials_of(closure.items) if t.plan is not None and state.keep.get(t.nodeid, "run") == t.plan.signature()}
+        done = {
+            t
+            for t in trials_of(closure.items)
+            if t.plan is not None and state.keep.get(t.nodeid, "run") == t.plan.signature()
+        }
         kept = [i for i in closure.items if isinstance(i, (TurnItem, CheckerItem)) and trial_of(i) in done]
         closing = set(kept)
         closure.items = [i for i in closure.items if i not in closing]
@@ -420,14 +588,18 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     if config.option.collectonly:
         return
     trials = trials_of(session.items)
-    planned = [PlannedTrial(t.module.task_id, t.task.scenario, t.trial_index, t.nodeid, t.module.rel_path()) for t in trials]
+    planned = [
+        PlannedTrial(t.module.task_id, t.task.scenario, t.trial_index, t.nodeid, t.module.rel_path()) for t in trials
+    ]
     root = state.evidence_root
     if planned or state.keep:
         journal.write_manifest(root, state.manifest)
         journal.write_plan(root, state.attempt, planned)
     if reporter is not None and not is_worker(config):
         if state.resumed_from is not None:
-            reporter.write_line(f"clawmark: resuming {state.resumed_from}: {state.kept} finished task trial(s) kept from its journal, {len(trials)} to run")
+            reporter.write_line(
+                f"clawmark: resuming {state.resumed_from}: {state.kept} finished task trial(s) kept from its journal, {len(trials)} to run"
+            )
         if closure.partial:
             reporter.write_line(
                 f"clawmark: partial selection: {len(closure.partial)} task trial(s) run only some of their checkers "
@@ -542,7 +714,9 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     s = document["summary"]
     xml.add_global_property("clawmark_status", document["run"]["status"])
     xml.add_global_property("clawmark_score", "none" if s["score"] is None else f"{100 * s['score']:.4f}")
-    xml.add_global_property("clawmark_task_success", "none" if s["task_success"] is None else f"{100 * s['task_success']:.4f}")
+    xml.add_global_property(
+        "clawmark_task_success", "none" if s["task_success"] is None else f"{100 * s['task_success']:.4f}"
+    )
     xml.add_global_property("clawmark_redline_failed", s["redline_failed"])
     xml.add_global_property("clawmark_redline_evaluated", s["redline_evaluated"])
     xml.add_global_property("clawmark_errored_trials", s["errored_trials"])

@@ -75,7 +75,9 @@ def recheck(results: Path, *, search: list[str] | None = None, evidence_dir: Pat
         before = {c.id: (c.outcome, c.message) for c in record.checkers}
         for c in fresh.checkers:
             if before.get(c.id) != (c.outcome, c.message):
-                out.changed.append((record.id, record.trial, c.id, "/".join(before.get(c.id, ("new", ""))[:1]), c.outcome))
+                out.changed.append(
+                    (record.id, record.trial, c.id, "/".join(before.get(c.id, ("new", ""))[:1]), c.outcome)
+                )
         records.append(fresh)
     meta = {k: v for k, v in run.items() if k != "not_started"}
     meta["recheck"] = {
@@ -111,14 +113,27 @@ def _task_path(record: TrialRecord, modules: dict[str, Path]) -> Path:
         return recorded
     if record.id in modules:  # the module moved since the run (e.g. into its task folder)
         return modules[record.id]
-    raise RecheckError(f"{record.id}: its task module {record.task_file or '(unrecorded)'} is not here; run from the project's root or give --tasks PATH")
+    raise RecheckError(
+        f"{record.id}: its task module {record.task_file or '(unrecorded)'} is not here; run from the project's root or give --tasks PATH"
+    )
 
 
 def _recheck_trial(record: TrialRecord, task: Task, path: Path, new_hash: str, evidence_root: Path) -> TrialRecord:
     days = {d.day: d for d in record.days}
     with tempfile.TemporaryDirectory(prefix="clawmark-recheck-") as tmp:
-        settings = RunSettings(agent_name=record.agent, agent_options={}, make_agent=_no_agent, evidence_root=Path(tmp) / "evidence")
-        run = TrialRun(task, record.id, path.resolve().parent, record.trial, record.nodeid, settings, task_file=record.task_file, task_hash=new_hash)
+        settings = RunSettings(
+            agent_name=record.agent, agent_options={}, make_agent=_no_agent, evidence_root=Path(tmp) / "evidence"
+        )
+        run = TrialRun(
+            task,
+            record.id,
+            path.resolve().parent,
+            record.trial,
+            record.nodeid,
+            settings,
+            task_file=record.task_file,
+            task_hash=new_hash,
+        )
         run.record.days = record.days
         run.record.world_broken = record.world_broken
         run.record.isolation = record.isolation
@@ -127,7 +142,9 @@ def _recheck_trial(record: TrialRecord, task: Task, path: Path, new_hash: str, e
             from .agents.reference import ReferenceAgent
 
             run.agent = ReferenceAgent({})
-        world = World(task.services, Path(tmp) / "world", user=task.user, people=task.people, task_dir=path.resolve().parent)  # type: ignore[arg-type]
+        world = World(
+            task.services, Path(tmp) / "world", user=task.user, people=task.people, task_dir=path.resolve().parent
+        )  # type: ignore[arg-type]
         run.world = world
         world.start()
         try:
@@ -143,7 +160,15 @@ def _recheck_trial(record: TrialRecord, task: Task, path: Path, new_hash: str, e
                 for checker in by_day[day_index]:
                     if not restored and last_restored != state_day:
                         old = next((c for c in record.checkers if c.id == checker.id), None)
-                        run.outcomes[checker.id] = old or CheckerRecord(checker.id, checker.day, checker.weight, checker.kind, checker.redline, "not-run", "no saved state of its day")
+                        run.outcomes[checker.id] = old or CheckerRecord(
+                            checker.id,
+                            checker.day,
+                            checker.weight,
+                            checker.kind,
+                            checker.redline,
+                            "not-run",
+                            "no saved state of its day",
+                        )
                         continue
                     run.evaluate(checker)
         finally:
@@ -174,7 +199,11 @@ def _restore(world: World, task: Task, day: Any, evidence_root: Path, day_number
         world.service(name).restore(data)
     audit = evidence.get("audit")
     if audit and (evidence_root / audit).is_file():
-        world.audit.replay(json.loads(line) for line in (evidence_root / audit).read_text(encoding="utf-8").splitlines() if line.strip())
+        world.audit.replay(
+            json.loads(line)
+            for line in (evidence_root / audit).read_text(encoding="utf-8").splitlines()
+            if line.strip()
+        )
     turn = next((t for t in task.turns if t.day == day_number), None)
     if turn is not None and turn.clock is not None:
         world.clock = turn.clock
@@ -194,7 +223,9 @@ def _fill_hash_only(world: World, data: dict[str, Any], task: Task) -> None:
         if "base64" in entry:
             continue
         if digest is None:
-            raise RecheckError(f"the workspace file {rel} was saved by size only (past the snapshot's limits): it cannot be restored")
+            raise RecheckError(
+                f"the workspace file {rel} was saved by size only (past the snapshot's limits): it cannot be restored"
+            )
         target = world.fs.path(rel)
         if target.is_file() and hashlib.sha256(target.read_bytes()).hexdigest() == digest:
             continue
@@ -205,7 +236,9 @@ def _fill_hash_only(world: World, data: dict[str, Any], task: Task) -> None:
                     index.setdefault(hashlib.sha256(f.read_bytes()).hexdigest(), f)
         source = index.get(digest)
         if source is None:
-            raise RecheckError(f"the workspace file {rel} was saved by hash only and is not among the task's files: it cannot be restored")
+            raise RecheckError(
+                f"the workspace file {rel} was saved by hash only and is not among the task's files: it cannot be restored"
+            )
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(source, target)
 

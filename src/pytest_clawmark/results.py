@@ -124,10 +124,20 @@ class TrialRecord:
         return data
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "TrialRecord":
+    def from_json(cls, data: dict[str, Any]) -> TrialRecord:
         known = {k: data[k] for k in ("id", "scenario", "role", "trial", "nodeid", "agent") if k in data}
         rec = cls(**known)
-        for name in ("task_file", "task_hash", "origin", "status", "selected", "world_broken", "interruption", "isolation", "world_start_seconds"):
+        for name in (
+            "task_file",
+            "task_hash",
+            "origin",
+            "status",
+            "selected",
+            "world_broken",
+            "interruption",
+            "isolation",
+            "world_start_seconds",
+        ):
             if name in data:
                 setattr(rec, name, data[name])
         rec.errors = list(data.get("errors", []))
@@ -143,7 +153,14 @@ class TrialRecord:
         return upstream_score(self.outcomes(), broken)
 
     def trial_score(self) -> TrialScore:
-        return TrialScore(self.id, self.scenario, self.trial, self.outcomes(), self.status, self.upstream_score() if self.origin == "upstream" else None)
+        return TrialScore(
+            self.id,
+            self.scenario,
+            self.trial,
+            self.outcomes(),
+            self.status,
+            self.upstream_score() if self.origin == "upstream" else None,
+        )
 
 
 @dataclass(frozen=True)
@@ -160,7 +177,7 @@ class PlannedTrial:
         return asdict(self)
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "PlannedTrial":
+    def from_json(cls, data: dict[str, Any]) -> PlannedTrial:
         return cls(data["id"], data["scenario"], int(data["trial"]), data["nodeid"], data.get("task_file", ""))
 
 
@@ -170,7 +187,14 @@ def efficiency(records: list[TrialRecord]) -> dict[str, Any]:
     good = [r for r in records if r.complete]
     per_trial = []
     for r in good:
-        totals = {"tool_calls": 0.0, "input_tokens": 0.0, "output_tokens": 0.0, "cache_read_tokens": 0.0, "cache_write_tokens": 0.0, "agent_seconds": 0.0}
+        totals = {
+            "tool_calls": 0.0,
+            "input_tokens": 0.0,
+            "output_tokens": 0.0,
+            "cache_read_tokens": 0.0,
+            "cache_write_tokens": 0.0,
+            "agent_seconds": 0.0,
+        }
         for d in r.days:
             trace = d.trace or {}
             tokens = trace.get("tokens") or {}
@@ -195,12 +219,16 @@ def run_status(records: list[TrialRecord], not_started: list[PlannedTrial]) -> s
     return COMPLETE
 
 
-def build_document(meta: dict[str, Any], records: list[TrialRecord], not_started: list[PlannedTrial] = ()) -> dict[str, Any]:  # type: ignore[assignment]
+def build_document(
+    meta: dict[str, Any], records: list[TrialRecord], not_started: list[PlannedTrial] = ()
+) -> dict[str, Any]:  # type: ignore[assignment]
     """The results document of ``records`` (one per finished or cut task trial) and the planned
     trials that never started. ``meta`` becomes ``run``; its status fields are derived here."""
     ordered = sorted(records, key=lambda r: (r.id, r.trial))
     waiting = sorted(not_started, key=lambda p: (p.id, p.trial))
-    scores = [r.trial_score() for r in ordered] + [TrialScore(p.id, p.scenario, p.trial, (), NOT_STARTED) for p in waiting]
+    scores = [r.trial_score() for r in ordered] + [
+        TrialScore(p.id, p.scenario, p.trial, (), NOT_STARTED) for p in waiting
+    ]
     summary = summarize(scores)
     summary["efficiency"] = efficiency(ordered)
     summary["infra_errors"] = sum(1 for r in ordered for d in r.days if d.status == "infra-error")
@@ -264,7 +292,9 @@ def load(path: Path | str) -> dict[str, Any]:
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise ResultsError(f"{p}: not JSON ({exc})") from None
     if not isinstance(data, dict) or data.get("schema") != SCHEMA:
-        raise ResultsError(f"{p}: not a pytest-clawmark results file (schema {data.get('schema') if isinstance(data, dict) else None!r})")
+        raise ResultsError(
+            f"{p}: not a pytest-clawmark results file (schema {data.get('schema') if isinstance(data, dict) else None!r})"
+        )
     version = data.get("schema_version", 0)
     if not isinstance(version, int) or version > SCHEMA_VERSION:
         raise ResultsError(f"{p}: schema version {version!r} is newer than this clawmark ({SCHEMA_VERSION})")
@@ -272,7 +302,9 @@ def load(path: Path | str) -> dict[str, Any]:
         step = MIGRATIONS.get(version)
         if not callable(step):
             why = step or "its numbers cannot be checked for completeness"
-            raise ResultsError(f"{p}: schema version {version} {why} (version {SCHEMA_VERSION}): re-run it with this clawmark")
+            raise ResultsError(
+                f"{p}: schema version {version} {why} (version {SCHEMA_VERSION}): re-run it with this clawmark"
+            )
         data = step(data)
         version = data["schema_version"]
     return data

@@ -39,16 +39,24 @@ def resolve_run_dir(value: str, rootdir: Path) -> Path:
         if not root.is_dir():
             raise ResumeError(f"--clawmark-resume={value}: no such folder")
         if not journal.has_run(root):
-            raise ResumeError(f"--clawmark-resume={value}: not the evidence folder of a clawmark run (no manifest or journal)")
+            raise ResumeError(
+                f"--clawmark-resume={value}: not the evidence folder of a clawmark run (no manifest or journal)"
+            )
         return root
     runs = rootdir / ".clawmark" / "runs"
-    candidates = sorted((p for p in runs.glob("*") if (p / journal.MANIFEST).is_file()), key=lambda p: p.name, reverse=True) if runs.is_dir() else []
+    candidates = (
+        sorted((p for p in runs.glob("*") if (p / journal.MANIFEST).is_file()), key=lambda p: p.name, reverse=True)
+        if runs.is_dir()
+        else []
+    )
     if not candidates:
         raise ResumeError(f"--clawmark-resume: no earlier run under {runs} to resume")
     return candidates[0].resolve()
 
 
-def resume_plan(root: Path, before: dict[str, Any], now: dict[str, Any], fields: tuple[str, ...], rootdir: Path) -> ResumePlan:
+def resume_plan(
+    root: Path, before: dict[str, Any], now: dict[str, Any], fields: tuple[str, ...], rootdir: Path
+) -> ResumePlan:
     """Check that this run measures what the journaled one did; return the trials to keep."""
     different = [f for f in fields if before.get(f) != now.get(f)]
     if different:
@@ -71,5 +79,7 @@ def resume_plan(root: Path, before: dict[str, Any], now: dict[str, Any], fields:
         plan.keep[record.nodeid] = record.selected
     if changed:
         names = ", ".join(sorted(set(changed)))
-        raise ResumeError(f"task(s) changed since {root} was measured: {names}; their kept trials would not match; start a new run instead")
+        raise ResumeError(
+            f"task(s) changed since {root} was measured: {names}; their kept trials would not match; start a new run instead"
+        )
     return plan

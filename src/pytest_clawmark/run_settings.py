@@ -152,7 +152,9 @@ def resolve_run_settings(sources: Sources) -> dict[str, Any]:
         try:
             resolved[dest] = kind(text.strip())
         except ValueError:
-            raise SettingsError(f"{flag} (ini {dest}, env {env}) takes {'a number' if kind is not str else 'a path'}, got {text!r}") from None
+            raise SettingsError(
+                f"{flag} (ini {dest}, env {env}) takes {'a number' if kind is not str else 'a path'}, got {text!r}"
+            ) from None
     return resolved
 
 
@@ -195,7 +197,11 @@ def progress_settings(sources: Sources) -> Progress:
     """Read when the run begins (after the preflight), not at configure: a run that never starts
     never complains about its progress settings."""
     mode = sources.text("clawmark_progress", "CLAWMARK_PROGRESS", "clawmark_progress") or "lines"
-    beat = heartbeat_seconds(sources.text("clawmark_heartbeat", "CLAWMARK_HEARTBEAT", "clawmark_heartbeat")) if mode != "off" else 0.0
+    beat = (
+        heartbeat_seconds(sources.text("clawmark_heartbeat", "CLAWMARK_HEARTBEAT", "clawmark_heartbeat"))
+        if mode != "off"
+        else 0.0
+    )
     stream = bool(sources.options.get("clawmark_stream")) or sources.options.get("capture", "") == "no"
     return Progress(mode, beat, stream)
 
@@ -240,13 +246,21 @@ def build_run_options(
     agent_name = sources.text("clawmark_agent", "CLAWMARK_AGENT", "clawmark_agent") or ""
     agent_options = _agent_options(sources)
     run = resolve_run_settings(sources)
-    turn_timeout = seconds(sources.text("clawmark_turn_timeout", "CLAWMARK_TURN_TIMEOUT", "clawmark_turn_timeout"), "turn timeout")
-    run_timeout = seconds(sources.text("clawmark_run_timeout", "CLAWMARK_RUN_TIMEOUT", "clawmark_run_timeout"), "run timeout")
+    turn_timeout = seconds(
+        sources.text("clawmark_turn_timeout", "CLAWMARK_TURN_TIMEOUT", "clawmark_turn_timeout"), "turn timeout"
+    )
+    run_timeout = seconds(
+        sources.text("clawmark_run_timeout", "CLAWMARK_RUN_TIMEOUT", "clawmark_run_timeout"), "run timeout"
+    )
     trials = _trials(run["clawmark_trials"])
     retries, backoff = _retries(opt.get("clawmark_agent_retries", 0), opt.get("clawmark_retry_backoff", 2.0))
     fail_under = _fail_under(run["clawmark_fail_under"])
     limits = _limits(sources)
-    isolation = _isolation(worker_isolation or sources.text("clawmark_agent_isolation", "CLAWMARK_AGENT_ISOLATION", "clawmark_agent_isolation"), resolve)
+    isolation = _isolation(
+        worker_isolation
+        or sources.text("clawmark_agent_isolation", "CLAWMARK_AGENT_ISOLATION", "clawmark_agent_isolation"),
+        resolve,
+    )
     backend = _backend(sources.text("clawmark_backend", "CLAWMARK_BACKEND", "clawmark_backend") or "local", isolation)
     return RunOptions(
         agent_name=agent_name,
@@ -263,7 +277,9 @@ def build_run_options(
         agent_limits=limits,
         isolation=isolation,
         backend=backend,
-        shard=_shard(opt.get("clawmark_shard") or sources.env.get("CLAWMARK_SHARD"), sources.env),  # per machine: no ini key
+        shard=_shard(
+            opt.get("clawmark_shard") or sources.env.get("CLAWMARK_SHARD"), sources.env
+        ),  # per machine: no ini key
         rerun_determinism=bool(opt.get("clawmark_rerun_determinism", False)),
         keep_worlds=bool(opt.get("clawmark_keep_worlds", False)),
         upstream_exceptions=opt.get("clawmark_upstream_exceptions") or "ours",
@@ -299,7 +315,11 @@ def _fail_under(value: float | None) -> float | None:
 
 def _limits(sources: Sources) -> AgentLimits:
     """Per key: command line > environment > ini > defaults (later entries win)."""
-    entries = [*(sources.ini.get("clawmark_agent_limits") or []), sources.env.get("CLAWMARK_AGENT_LIMITS", ""), *(sources.options.get("clawmark_agent_limits") or [])]
+    entries = [
+        *(sources.ini.get("clawmark_agent_limits") or []),
+        sources.env.get("CLAWMARK_AGENT_LIMITS", ""),
+        *(sources.options.get("clawmark_agent_limits") or []),
+    ]
     try:
         return parse_limits(entries)
     except LimitsError as exc:
@@ -317,7 +337,9 @@ def _backend(backend: str, isolation: Resolved) -> str:
     if backend not in BACKENDS:
         raise SettingsError(f"the backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
     if isolation.mode == "container" and backend != "docker":
-        raise SettingsError("--agent-isolation=container needs --clawmark-backend=docker (the agent's container joins its world's private network)")
+        raise SettingsError(
+            "--agent-isolation=container needs --clawmark-backend=docker (the agent's container joins its world's private network)"
+        )
     return backend
 
 

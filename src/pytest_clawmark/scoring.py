@@ -315,8 +315,12 @@ def summarize(trials: Iterable[TrialScore]) -> dict[str, Any]:
         pass_hat: dict[str, float] = {}
         for k in range(1, n_max + 1):
             eligible = [n for n in scores if len(complete[n]) >= k]
-            pass_k[str(k)] = _mean([pass_at_k(len(complete[n]), sum(t.success for t in complete[n]), k) for n in eligible]) or 0.0
-            pass_hat[str(k)] = _mean([pass_hat_k(len(complete[n]), sum(t.success for t in complete[n]), k) for n in eligible]) or 0.0
+            pass_k[str(k)] = (
+                _mean([pass_at_k(len(complete[n]), sum(t.success for t in complete[n]), k) for n in eligible]) or 0.0
+            )
+            pass_hat[str(k)] = (
+                _mean([pass_hat_k(len(complete[n]), sum(t.success for t in complete[n]), k) for n in eligible]) or 0.0
+            )
         summary["pass_at_k"] = pass_k
         summary["pass_hat_k"] = pass_hat
         summary["best_of_k"] = {str(k): best_of_k(scores, k) for k in range(1, n_max + 1)}

@@ -54,7 +54,9 @@ def close(selected: list[pytest.Item], deselected: Iterable[pytest.Item]) -> Clo
     for item in selected:
         if _is_task_item(item):
             chosen.setdefault(trial_of(item), set()).add(item)
-    known: dict[str, pytest.Item] = {i.nodeid: i for i in [*selected, *deselected] if _is_task_item(i) and trial_of(i) in chosen}
+    known: dict[str, pytest.Item] = {
+        i.nodeid: i for i in [*selected, *deselected] if _is_task_item(i) and trial_of(i) in chosen
+    }
 
     added: list[pytest.Item] = []
     for trial, mine in chosen.items():
@@ -70,7 +72,9 @@ def close(selected: list[pytest.Item], deselected: Iterable[pytest.Item]) -> Clo
                     todo.append(req)
         have = {i.nodeid for i in mine}
         for item in _declared_items(trial, known):
-            needed = (isinstance(item, TurnItem) and item.turn.day <= last) or (isinstance(item, CheckerItem) and item.checker.id in checker_ids)
+            needed = (isinstance(item, TurnItem) and item.turn.day <= last) or (
+                isinstance(item, CheckerItem) and item.checker.id in checker_ids
+            )
             if needed and item.nodeid not in have:
                 mine.add(item)
                 have.add(item.nodeid)
@@ -127,4 +131,3 @@ def trials_of(items: Iterable[pytest.Item]) -> list[TrialNode]:
         if _is_task_item(item):
             seen.setdefault(trial_of(item), None)
     return list(seen)
-

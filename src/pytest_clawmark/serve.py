@@ -21,12 +21,15 @@ from typing import Any
 from .authoring import Task
 from .foreground import serve_until_signalled
 from .loading import TaskLoadError, import_task
-from .world.service import ServiceUnavailable
 from .world import Person, World
+from .world.service import ServiceUnavailable
 from .world.world import SERVICE_ORDER
 
 DEFAULT_USER = Person("Sam Rivera", "sam.rivera@clawmark.example")
-DEFAULT_PEOPLE = (Person("Alex Chen", "alex.chen@clawmark.example"), Person("Priya Natarajan", "priya.natarajan@clawmark.example"))
+DEFAULT_PEOPLE = (
+    Person("Alex Chen", "alex.chen@clawmark.example"),
+    Person("Priya Natarajan", "priya.natarajan@clawmark.example"),
+)
 
 
 class ServeError(Exception):
@@ -56,7 +59,9 @@ def build_world(
         if not 1 <= upto <= task.days:
             raise ServeError(f"--day {upto}: the task has days 1..{task.days}")
         names = set(services or task.services)
-        world = World(names, root, user=task.user, people=task.people, task_dir=Path(task_path).resolve().parent, backend=backend)  # type: ignore[arg-type]
+        world = World(
+            names, root, user=task.user, people=task.people, task_dir=Path(task_path).resolve().parent, backend=backend
+        )  # type: ignore[arg-type]
         world.start()
         messages = {}
         try:
@@ -73,7 +78,13 @@ def build_world(
             raise
         world.write_tools_md()
         world.before_agent()
-        info.update(task=task_path, day=upto, clock=world.clock.isoformat() if world.clock else None, messages=messages, solved=solve)
+        info.update(
+            task=task_path,
+            day=upto,
+            clock=world.clock.isoformat() if world.clock else None,
+            messages=messages,
+            solved=solve,
+        )
         info["_task"] = task
     else:
         names = set(services or SERVICE_ORDER)
@@ -103,12 +114,19 @@ def check_lines(task: Task, day: int, world: World) -> list[dict[str, Any]]:
     out = []
     for c in chosen:
         outcome, message, _ = evaluate_once(c, world)
-        out.append({"id": c.id, "day": c.day, "weight": c.weight, "redline": c.redline, "outcome": outcome, "message": message})
+        out.append(
+            {"id": c.id, "day": c.day, "weight": c.weight, "redline": c.redline, "outcome": outcome, "message": message}
+        )
     return out
 
 
 def serve(
-    services: list[str] | None = None, task_path: str | None = None, day: int | None = None, *, solve: bool = False, check: bool = False,
+    services: list[str] | None = None,
+    task_path: str | None = None,
+    day: int | None = None,
+    *,
+    solve: bool = False,
+    check: bool = False,
     backend: str = "local",
 ) -> int:
     label = "clawmark check" if check else "clawmark serve"
@@ -143,7 +161,11 @@ def serve(
 
         def on_line(line: str) -> None:
             if line != "check":
-                print(f"{label}: type `check` to evaluate day {upto}'s checkers (Ctrl-D or Ctrl-C stops)", file=sys.stderr, flush=True)
+                print(
+                    f"{label}: type `check` to evaluate day {upto}'s checkers (Ctrl-D or Ctrl-C stops)",
+                    file=sys.stderr,
+                    flush=True,
+                )
                 return
             verdicts = check_lines(task, upto, world)
             for v in verdicts:

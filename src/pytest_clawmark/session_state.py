@@ -33,7 +33,16 @@ if TYPE_CHECKING:
     from .report.progress import LiveProgress
     from .results import TrialRecord
 
-IDENTITY_FIELDS = ("agent", "agent_identity", "trials", "turn_timeout", "isolation", "agent_limits", "rerun_determinism", "clawmark_version")
+IDENTITY_FIELDS = (
+    "agent",
+    "agent_identity",
+    "trials",
+    "turn_timeout",
+    "isolation",
+    "agent_limits",
+    "rerun_determinism",
+    "clawmark_version",
+)
 """Settings that change what a run measures: a resumed run must match its journal in all."""
 
 
@@ -65,7 +74,9 @@ def choose_evidence_root(options: RunOptions, rootdir: Path) -> tuple[Path, Path
     if options.evidence:
         root = Path(options.evidence).resolve()
         if journal.has_run(root):
-            raise SettingsError(f"{root} already holds a run (its journal); continue it with --clawmark-resume={root} or choose another folder")
+            raise SettingsError(
+                f"{root} already holds a run (its journal); continue it with --clawmark-resume={root} or choose another folder"
+            )
         return root, None
     # the pid alone does not tell runs apart: shards in containers all run as pid 1, in the same second
     stamp = time.strftime("%Y%m%d-%H%M%S") + f"-{os.getpid()}-{secrets.token_hex(3)}"

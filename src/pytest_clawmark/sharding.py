@@ -56,7 +56,9 @@ def parse_shard(text: str, environ: Mapping[str, str] | None = None) -> Shard:
         except ValueError:
             raise ShardError(f"JOB_COMPLETION_INDEX is not a number: {env['JOB_COMPLETION_INDEX']!r}") from None
     else:
-        raise ShardError(f"--clawmark-shard={text}: give the index (I/{count}) or run where JOB_COMPLETION_INDEX is set")
+        raise ShardError(
+            f"--clawmark-shard={text}: give the index (I/{count}) or run where JOB_COMPLETION_INDEX is set"
+        )
     if not 1 <= index <= count:
         raise ShardError(f"--clawmark-shard: the index must be between 1 and {count}, got {index}")
     return Shard(index, count)

@@ -34,7 +34,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ["Facts", "MailFile", "TaskFileError", "TaskFolder", "fill", "kb_rows", "read_mail", "read_table", "read_text"]
+__all__ = [
+    "Facts",
+    "MailFile",
+    "TaskFileError",
+    "TaskFolder",
+    "fill",
+    "kb_rows",
+    "read_mail",
+    "read_table",
+    "read_text",
+]
 
 PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][\w.]*)\s*\}\}")
 MAIL_HEADERS = ("from", "to", "cc", "subject", "attachments", "in-reply-to", "message-id", "date")
@@ -61,7 +71,9 @@ class Facts(Mapping[str, Any]):
         try:
             value = self._data[key]
         except KeyError:
-            raise KeyError(f"{self._where} has no {key!r} (it has: {', '.join(sorted(self._data)) or 'nothing'})") from None
+            raise KeyError(
+                f"{self._where} has no {key!r} (it has: {', '.join(sorted(self._data)) or 'nothing'})"
+            ) from None
         return Facts(value, f"{self._where}.{key}") if isinstance(value, Mapping) else value
 
     def __getattr__(self, key: str) -> Any:
@@ -176,7 +188,9 @@ def read_mail(path: Path, values: Mapping[str, Any] | None = None) -> MailFile:
     headers = email.parser.HeaderParser(policy=email.policy.compat32).parsestr(head + "\n")
     unknown = sorted({k.lower() for k in headers.keys()} - set(MAIL_HEADERS))
     if unknown:
-        raise TaskFileError(f"{path}: unknown header(s) {unknown}; a mail file knows {', '.join(h.title() for h in MAIL_HEADERS)}")
+        raise TaskFileError(
+            f"{path}: unknown header(s) {unknown}; a mail file knows {', '.join(h.title() for h in MAIL_HEADERS)}"
+        )
 
     def one(name: str) -> str:
         values = [" ".join(str(v).split()) for v in headers.get_all(name) or []]
@@ -218,7 +232,7 @@ class TaskFolder:
         self._facts: Facts | None = None
 
     @classmethod
-    def at(cls, folder: str | Path) -> "TaskFolder":
+    def at(cls, folder: str | Path) -> TaskFolder:
         """The folder itself (the admin plane knows the task's folder, not its module)."""
         return cls(Path(folder) / "task.py")
 

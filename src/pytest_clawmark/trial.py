@@ -48,8 +48,8 @@ from .authoring import FINAL, Checker, Task, Turn
 from .results import CheckerRecord, DayRecord, TrialRecord
 from .scoring import COMPLETE, ERROR, ERRORED, FAILED, GATED, INTERRUPTED, NOT_RUN, PARTIAL, PASSED
 from .world import World
-from .world.service import ServiceUnavailable
 from .world.lease import make_world_dir
+from .world.service import ServiceUnavailable
 
 if TYPE_CHECKING:
     from .twin import ReferenceTwin
@@ -100,7 +100,7 @@ class TrialPlan:
         return sorted(self.checkers) if self.selection else None
 
     @classmethod
-    def whole(cls, task: Task) -> "TrialPlan":
+    def whole(cls, task: Task) -> TrialPlan:
         return cls(frozenset(t.day for t in task.turns), frozenset(c.id for c in task.checkers))
 
 
@@ -133,7 +133,7 @@ class TrialRun:
         plan: TrialPlan | None = None,
         task_file: str = "",
         task_hash: str = "",
-        twin_of: "TrialRun | None" = None,
+        twin_of: TrialRun | None = None,
     ) -> None:
         self.task = task
         self.task_dir = task_dir
@@ -180,8 +180,13 @@ class TrialRun:
             in_container = self.settings.isolation == "container" and starts_processes(agent)
             root = make_world_dir(f"{_safe(self.record.id)}-t{self.trial}{'-twin' if self.is_twin else ''}")
             world = World(
-                self.task.services, root, user=self.task.user, people=self.task.people, task_dir=self.task_dir,  # type: ignore[arg-type]
-                fs_limits=self.settings.agent_limits.workspace(), backend=self.settings.backend,
+                self.task.services,
+                root,
+                user=self.task.user,
+                people=self.task.people,
+                task_dir=self.task_dir,  # type: ignore[arg-type]
+                fs_limits=self.settings.agent_limits.workspace(),
+                backend=self.settings.backend,
                 agent_network=in_container,
             )
             self.world = world
@@ -206,8 +211,12 @@ class TrialRun:
                 options=self.settings.agent_options,
                 evidence_dir=self.evidence_dir,
                 solutions={d: s.fn for d, s in self.task.solutions.items()},
-                isolation=Isolation(self.settings.isolation, hidden=(self.task_dir, self.settings.evidence_root), network=world.network.name if world.network else "",
-                                     gateway=world.network.gateway if world.network else ""),
+                isolation=Isolation(
+                    self.settings.isolation,
+                    hidden=(self.task_dir, self.settings.evidence_root),
+                    network=world.network.name if world.network else "",
+                    gateway=world.network.gateway if world.network else "",
+                ),
                 limits=self.settings.agent_limits,
             )
             self.agent = agent
@@ -251,7 +260,11 @@ class TrialRun:
         for turn in self.task.turns:
             if turn.day not in reached:
                 why = "" if turn.day in self.plan.days else "not selected"
-                self.record.days.append(DayRecord(turn.day, turn.name, turn.clock_text, NOT_RUN, error=unstarted if unstarted and not why else why))
+                self.record.days.append(
+                    DayRecord(
+                        turn.day, turn.name, turn.clock_text, NOT_RUN, error=unstarted if unstarted and not why else why
+                    )
+                )
         self.record.days.sort(key=lambda d: d.day)
         interrupted = not unstarted and any(d not in self.played for d in self.plan.days)
         for c in self._ordered_checkers():
@@ -271,14 +284,22 @@ class TrialRun:
         self.record.errors.extend(problems)
         if interrupted:
             self.record.status = INTERRUPTED
-            self.record.interruption = self.cut_reason or "the run stopped before this trial's planned days and checkers were done"
+            self.record.interruption = (
+                self.cut_reason or "the run stopped before this trial's planned days and checkers were done"
+            )
         elif self.record.errors:
             self.record.status = ERRORED
         elif self.plan.selection:
             self.record.status = PARTIAL
         else:
             self.record.status = COMPLETE
-        never_began = interrupted and self.world is None and self.start_error is None and not self.played and not any(c.outcome != NOT_RUN for c in self.outcomes.values())
+        never_began = (
+            interrupted
+            and self.world is None
+            and self.start_error is None
+            and not self.played
+            and not any(c.outcome != NOT_RUN for c in self.outcomes.values())
+        )
         if not self.is_twin and not never_began:  # one that never began stays "not started" (plan)
             self.settings.on_finished(self.record)
         return self.record
@@ -307,8 +328,18 @@ class TrialRun:
         if self.record.world_broken is not None:
             self.played.add(turn.day)
             broken = self.record.world_broken["day"]
-            self.record.days.append(DayRecord(turn.day, turn.name, turn.clock_text, NOT_RUN, error=f"not played: the agent broke the world before day {broken}"))
-            raise NotPlayed(f"day {turn.day} not played: the agent broke the world before day {broken} ({self.record.world_broken['error']})")
+            self.record.days.append(
+                DayRecord(
+                    turn.day,
+                    turn.name,
+                    turn.clock_text,
+                    NOT_RUN,
+                    error=f"not played: the agent broke the world before day {broken}",
+                )
+            )
+            raise NotPlayed(
+                f"day {turn.day} not played: the agent broke the world before day {broken} ({self.record.world_broken['error']})"
+            )
         world = self.start()
         world.mutations.allowed = frozenset(turn.silent)
         before = len(world.mutations.applied)
@@ -316,18 +347,24 @@ class TrialRun:
             world.clock = turn.clock  # a service in a container is told: it may have stopped answering
             message = turn.setup(world)
             if not isinstance(message, str) or not message.strip():
-                raise HarnessError(f"turn {turn.name!r} must return the wake-up message (a non-empty str), got {type(message).__name__}")
+                raise HarnessError(
+                    f"turn {turn.name!r} must return the wake-up message (a non-empty str), got {type(message).__name__}"
+                )
             applied = {m for m, _, _ in world.mutations.applied[before:]}
             missing = [m for m in turn.silent if m not in applied]
             if missing:
-                raise HarnessError(f"turn {turn.name!r} declares silent mutation(s) {missing} but did not apply them (pass silent=... to the mutating call)")
+                raise HarnessError(
+                    f"turn {turn.name!r} declares silent mutation(s) {missing} but did not apply them (pass silent=... to the mutating call)"
+                )
         except Exception as exc:
             detail = f"{type(exc).__name__}: {exc}"
             if isinstance(exc, ServiceUnavailable):  # infrastructure: never replayed on the twin, never the agent's
                 self.record.errors.append(f"day {turn.day} setup: {detail}")
                 self.record.days.append(DayRecord(turn.day, turn.name, turn.clock_text, "setup-error", error=detail))
                 self.played.add(turn.day)
-                raise HarnessError(f"day {turn.day} ({turn.name}): a service of the world stopped answering: {detail}") from exc
+                raise HarnessError(
+                    f"day {turn.day} ({turn.name}): a service of the world stopped answering: {detail}"
+                ) from exc
             if turn.day > 1 and not self.is_twin and self._agent_broke_setup(turn, exc):
                 self.played.add(turn.day)
                 self.record.world_broken = {"day": turn.day, "error": detail}
@@ -373,9 +410,22 @@ class TrialRun:
         if crashed:  # the agent's requests ended a service: its doing, and the trial stays in the score
             detail = "; ".join(crashed)
             self.played.add(turn.day)
-            self.record.world_broken = {"day": turn.day, "error": detail, "cause": f"a service stopped during day {turn.day}'s turn"}
+            self.record.world_broken = {
+                "day": turn.day,
+                "error": detail,
+                "cause": f"a service stopped during day {turn.day}'s turn",
+            }
             self.record.days.append(
-                DayRecord(turn.day, turn.name, turn.clock_text, "world-broken", seconds=round(trace.seconds, 3), message_chars=len(message), trace=trace.summary(), error=detail)
+                DayRecord(
+                    turn.day,
+                    turn.name,
+                    turn.clock_text,
+                    "world-broken",
+                    seconds=round(trace.seconds, 3),
+                    message_chars=len(message),
+                    trace=trace.summary(),
+                    error=detail,
+                )
             )
             gone = "; ".join(world.unavailable())  # with the containers' logs, for the task's author
             raise WorldBroken(
@@ -385,9 +435,19 @@ class TrialRun:
         gone = world.unavailable()  # a container that stopped during the day: not a measurement of the agent
         if gone:
             self.record.errors.append(f"day {turn.day}: a service of the world stopped answering: {gone[0]}")
-            self.record.days.append(DayRecord(turn.day, turn.name, turn.clock_text, INFRA_ERROR, error=f"a service of the world stopped answering: {gone[0]}"))
+            self.record.days.append(
+                DayRecord(
+                    turn.day,
+                    turn.name,
+                    turn.clock_text,
+                    INFRA_ERROR,
+                    error=f"a service of the world stopped answering: {gone[0]}",
+                )
+            )
             self.played.add(turn.day)
-            raise HarnessError(f"day {turn.day} ({turn.name}): a service of the world stopped answering during the agent's turn: {'; '.join(gone)}")
+            raise HarnessError(
+                f"day {turn.day} ({turn.name}): a service of the world stopped answering during the agent's turn: {'; '.join(gone)}"
+            )
         # the agent's processes are gone: remove links/special files it left that would make the
         # harness (turn setup, checkers, snapshots) read or write outside the workspace
         removed = world.fs.disarm()
@@ -398,7 +458,9 @@ class TrialRun:
                 trace.extra.update(turn.after(world))
             except Exception as exc:
                 self.record.errors.append(f"day {turn.day} after the turn: {type(exc).__name__}: {exc}")
-                raise HarnessError(f"day {turn.day} ({turn.name}): after the agent's turn: {type(exc).__name__}: {exc}") from exc
+                raise HarnessError(
+                    f"day {turn.day} ({turn.name}): after the agent's turn: {type(exc).__name__}: {exc}"
+                ) from exc
         if trace.status == INFRA_ERROR:
             self.record.errors.append(f"day {turn.day} agent: {trace.detail}")
         evidence: dict[str, str] = {}
@@ -444,9 +506,15 @@ class TrialRun:
         try:
             trace = self.agent.wake(message, turn.day, turn.clock)
             if not isinstance(trace, TurnTrace):
-                raise TypeError(f"agent {self.settings.agent_name!r} wake() returned {type(trace).__name__}, not TurnTrace")
+                raise TypeError(
+                    f"agent {self.settings.agent_name!r} wake() returned {type(trace).__name__}, not TurnTrace"
+                )
         except Exception as exc:  # an adapter crash is a harness fault, never a silent zero
-            trace = TurnTrace(status=INFRA_ERROR, detail=f"adapter crashed: {type(exc).__name__}: {exc}", extra={"traceback": traceback.format_exc(limit=-4)})
+            trace = TurnTrace(
+                status=INFRA_ERROR,
+                detail=f"adapter crashed: {type(exc).__name__}: {exc}",
+                extra={"traceback": traceback.format_exc(limit=-4)},
+            )
         if not trace.seconds:
             trace.seconds = time.perf_counter() - t0
         return trace
@@ -470,9 +538,16 @@ class TrialRun:
                 return self._settle(checker, FAILED, unmet)
         broken = self.record.world_broken
         upstream = self.task.origin == "upstream"
-        if broken is not None and checker.day_index >= broken["day"] and not checker.redline and not (upstream and checker.is_final):
+        if (
+            broken is not None
+            and checker.day_index >= broken["day"]
+            and not checker.redline
+            and not (upstream and checker.is_final)
+        ):
             cause = broken.get("cause") or f"day {broken['day']}'s setup failed"
-            return self._settle(checker, FAILED, f"not evaluated: the world was broken by the agent ({cause}: {broken['error']})")
+            return self._settle(
+                checker, FAILED, f"not evaluated: the world was broken by the agent ({cause}: {broken['error']})"
+            )
         try:
             world = self.start()
         except Exception as exc:
@@ -486,29 +561,46 @@ class TrialRun:
                 return violation
         exception = ""
         # a read of a service the agent crashed (world_broken with a cause): not infrastructure
-        infra = isinstance(exc, ServiceUnavailable) and not (broken is not None and "cause" in broken and checker.day_index >= broken["day"])
+        infra = isinstance(exc, ServiceUnavailable) and not (
+            broken is not None and "cause" in broken and checker.day_index >= broken["day"]
+        )
         if outcome == ERROR and upstream:  # its ctx.workspace copies live in the world's folder: same text on every run
             message = message.replace(str(world.root), "<world>")
-        if outcome == ERROR and not self.is_twin and upstream and self.settings.upstream_exceptions != "error" and not infra:
+        if (
+            outcome == ERROR
+            and not self.is_twin
+            and upstream
+            and self.settings.upstream_exceptions != "error"
+            and not infra
+        ):
             if self.settings.upstream_exceptions == "false":
                 outcome, message = FAILED, f"raised {message}: False, as upstream's runner counts an exception"
             else:
                 exception = message
-                outcome, message = FAILED, (
-                    f"the checker raised on the state the agent left ({message}); counted as failed "
-                    "(an upstream-format task has no reference solution to show it is the task's fault)"
+                outcome, message = (
+                    FAILED,
+                    (
+                        f"the checker raised on the state the agent left ({message}); counted as failed "
+                        "(an upstream-format task has no reference solution to show it is the task's fault)"
+                    ),
                 )
         elif outcome == ERROR and infra:
             pass  # infrastructure: an error (the trial is excluded), whatever the twin would say
         elif outcome == ERROR and not self.is_twin and not upstream:
             if broken is not None and checker.day_index >= broken["day"]:
                 exception = message
-                outcome, message = FAILED, f"could not be checked on the world the agent broke ({message}); counted as crossed"
+                outcome, message = (
+                    FAILED,
+                    f"could not be checked on the world the agent broke ({message}); counted as crossed",
+                )
             else:
                 verdict = self._checker_fault_is_agents(checker)
                 if verdict is None:
                     exception = message
-                    outcome, message = FAILED, f"the checker could not judge the state the agent left ({message}); counted as failed"
+                    outcome, message = (
+                        FAILED,
+                        f"the checker could not judge the state the agent left ({message}); counted as failed",
+                    )
                 else:
                     message = f"{message} ({verdict})"
         if outcome == ERROR:
@@ -539,7 +631,9 @@ class TrialRun:
                 return f"not credited: requires {req!r}, which did not pass ({state})"
         return ""
 
-    def _determinism(self, checker: Checker, world: World, first: tuple[str, str]) -> tuple[CheckerRecord, BaseException] | None:
+    def _determinism(
+        self, checker: Checker, world: World, first: tuple[str, str]
+    ) -> tuple[CheckerRecord, BaseException] | None:
         before = world.snapshot()
         seen = [first]
         for _ in range(DETERMINISM_RUNS - 1):
@@ -559,7 +653,9 @@ class TrialRun:
         self.record.errors.append(text)
         return rec, HarnessError(text)
 
-    def _record(self, c: Checker, outcome: str, message: str, nondeterministic: bool = False, exception: str = "") -> CheckerRecord:
+    def _record(
+        self, c: Checker, outcome: str, message: str, nondeterministic: bool = False, exception: str = ""
+    ) -> CheckerRecord:
         return CheckerRecord(
             id=c.id,
             day=c.day,
@@ -574,7 +670,7 @@ class TrialRun:
         )
 
     # -- blame -----------------------------------------------------------------------------------
-    def twin(self) -> "ReferenceTwin":
+    def twin(self) -> ReferenceTwin:
         from .twin import ReferenceTwin
 
         if self._twin is None:

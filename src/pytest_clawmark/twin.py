@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 
 class ReferenceTwin:
-    def __init__(self, of: "TrialRun") -> None:
+    def __init__(self, of: TrialRun) -> None:
         from .trial import TrialRun
 
         settings = replace(
@@ -42,7 +42,9 @@ class ReferenceTwin:
             deadline=None,
             on_finished=lambda record: None,
         )
-        self.run = TrialRun(of.task, of.record.id, of.task_dir, of.trial, of.record.nodeid + "[twin]", settings, twin_of=of)
+        self.run = TrialRun(
+            of.task, of.record.id, of.task_dir, of.trial, of.record.nodeid + "[twin]", settings, twin_of=of
+        )
         self._set_up = 0  # last day whose setup ran in the twin
         self._solved = 0  # last day whose reference solution ran in the twin
         self.failure = ""  # why the twin could not go on (then it proves nothing)
@@ -57,7 +59,9 @@ class ReferenceTwin:
                         break
                     trace = self.run.run_turn(turns[self._set_up])
                     if trace.status != OK:
-                        self.failure = f"the reference solution of day {self._set_up} failed ({trace.status}: {trace.detail})"
+                        self.failure = (
+                            f"the reference solution of day {self._set_up} failed ({trace.status}: {trace.detail})"
+                        )
                         break
                     self._solved = self._set_up
                 elif self._set_up < day:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
-from functools import cached_property
 from datetime import datetime
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
@@ -66,7 +66,7 @@ class AgentSession:
     time_limit: float  # seconds per turn
     options: Mapping[str, str]
     evidence_dir: Path  # where the harness keeps run evidence for this trial
-    solutions: Mapping[int, Callable[["AgentView"], Any]] = field(default_factory=dict)
+    solutions: Mapping[int, Callable[[AgentView], Any]] = field(default_factory=dict)
     """Reference solutions, for the in-process ``reference`` agent only."""
     isolation: Isolation = field(default_factory=Isolation)
     """How process agents must confine what they start (``--agent-isolation``); see agents/sandbox.py."""
@@ -123,19 +123,19 @@ class AgentView:
 
     # agent-plane clients (pytest_clawmark.agentplane), built on first use from ``env``
     @cached_property
-    def mail(self) -> "agentplane.Mail":
+    def mail(self) -> agentplane.Mail:
         return agentplane.Mail(self.env)
 
     @cached_property
-    def kb(self) -> "agentplane.Notion":
+    def kb(self) -> agentplane.Notion:
         return agentplane.Notion(self.env)
 
     @cached_property
-    def sheets(self) -> "agentplane.Sheets":
+    def sheets(self) -> agentplane.Sheets:
         return agentplane.Sheets(self.env)
 
     @cached_property
-    def calendar(self) -> "agentplane.Calendar":
+    def calendar(self) -> agentplane.Calendar:
         return agentplane.Calendar(self.env)
 
     def read_text(self, rel: str) -> str:

@@ -67,7 +67,10 @@ class CappedOutput:
         self.info.dropped = self.info.total - self.head - len(kept)
         try:
             if self.info.dropped:
-                _write_all(self.fd, f"\n[clawmark: {self.info.dropped} bytes of output dropped here: at most {self.cap} bytes are kept per stream and day]\n".encode())
+                _write_all(
+                    self.fd,
+                    f"\n[clawmark: {self.info.dropped} bytes of output dropped here: at most {self.cap} bytes are kept per stream and day]\n".encode(),
+                )
             _write_all(self.fd, kept)
         finally:
             os.close(self.fd)

@@ -141,7 +141,9 @@ def create(label: str, *, processes: int | None, memory: int | None) -> tuple[Ag
         for controller in CONTROLLERS:
             place = places.get(controller)
             if place is None:
-                notes.append(f"{controller}: no {controller} cgroup controller is mounted where this process can use it")
+                notes.append(
+                    f"{controller}: no {controller} cgroup controller is mounted where this process can use it"
+                )
                 continue
             base, version = place
             folder = base / name

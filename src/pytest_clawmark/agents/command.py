@@ -42,7 +42,10 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from ..world.untrusted_fs import neutralise, remove_entry
 from .base import FAILED, INFRA_ERROR, OK, TIMEOUT, AgentError, AgentSession, TurnTrace
+from .container_sandbox import DEFAULT_IMAGE, ContainerSandbox, DayContainer, image_problem
+from .live import TraceCounter, live_file, publishing
 from .process import NotStarted, exit_reason, run_agent_process, tail
 from .sandbox import (
     BWRAP,
@@ -64,11 +67,8 @@ from .sandbox import (
     probe_folders,
     wait_until_gone,
 )
-from .container_sandbox import DEFAULT_IMAGE, ContainerSandbox, DayContainer, image_problem
-from .live import TraceCounter, live_file, publishing
 from .tracefile import read_trace
 from .visibility import command_binds
-from ..world.untrusted_fs import neutralise, remove_entry
 
 BASE_PATH = "/usr/local/bin:/usr/bin:/bin"
 INTERPRETER = re.compile(r"(python(\d+(\.\d+)*)?|node|bash|sh|ruby|perl|deno|bun)")
@@ -99,7 +99,9 @@ class CommandAgent:
             self.extra_readonly = parse_paths(self.options.get("sandbox_ro", ""))
         except IsolationError as exc:
             raise AgentError(str(exc)) from None
-        self.wanted_readonly = command_binds(self.argv, self.search_path(), self.started_in, default_readonly(), _script_index(self.argv))
+        self.wanted_readonly = command_binds(
+            self.argv, self.search_path(), self.started_in, default_readonly(), _script_index(self.argv)
+        )
         """What the command line names that the sandbox shows read-only (:mod:`.visibility`)."""
         self.pass_env = [n.strip() for n in re.split(r"[:,]", self.options.get("pass_env", "")) if n.strip()]
         self.image = self.options.get("image", "").strip() or DEFAULT_IMAGE
@@ -166,7 +168,11 @@ class CommandAgent:
             raise AgentError(self._missing_on_host(missing, path))
         for word in self._scripts():
             if not os.path.exists(word):
-                where = "" if os.path.isabs(word) else f" (relative paths are taken from the folder pytest was started in, {self.started_in})"
+                where = (
+                    ""
+                    if os.path.isabs(word)
+                    else f" (relative paths are taken from the folder pytest was started in, {self.started_in})"
+                )
                 raise AgentError(f"the agent script {word} does not exist{where}")
         if isolation.mode == BWRAP:
             self._preflight_sandbox(isolation, path, candidates)
@@ -193,14 +199,22 @@ class CommandAgent:
         """The words of the command line that name the agent's script (to be checked)."""
         found = [w for w in self.argv[1:] if os.path.isabs(w) and Path(w).suffix in SCRIPT_SUFFIXES]
         index = _script_index(self.argv)
-        if index is not None and not os.path.isabs(self.argv[index]) and Path(self.argv[index]).suffix in SCRIPT_SUFFIXES:
+        if (
+            index is not None
+            and not os.path.isabs(self.argv[index])
+            and Path(self.argv[index]).suffix in SCRIPT_SUFFIXES
+        ):
             found.append(self.argv[index])  # relative, so it did not exist where pytest started
         return found
 
     def _preflight_sandbox(self, isolation: Isolation, path: str, candidates: list[list[Need]]) -> None:
         with probe_folders("clawmark-preflight-") as (workspace, home):
             try:
-                sandbox = Sandbox(isolation, readonly=[*default_readonly(), *self.extra_readonly, *self.command_readonly(isolation)], writable=[workspace, home])
+                sandbox = Sandbox(
+                    isolation,
+                    readonly=[*default_readonly(), *self.extra_readonly, *self.command_readonly(isolation)],
+                    writable=[workspace, home],
+                )
             except IsolationError as exc:
                 raise AgentError(f"cannot isolate the command agent: {exc}") from None
             env = {"PATH": path, "HOME": str(home), "LANG": "C.UTF-8", "TMPDIR": str(home)}
@@ -208,11 +222,17 @@ class CommandAgent:
         if missing is not None:
             raise AgentError(self._invisible(missing, path))
         if result.returncode is None:
-            raise AgentError(f"the sandbox check of the agent command {self.argv[0]!r} did not finish in {PROBE_TIMEOUT:g} s")
+            raise AgentError(
+                f"the sandbox check of the agent command {self.argv[0]!r} did not finish in {PROBE_TIMEOUT:g} s"
+            )
         if result.bwrap_error:
-            raise AgentError(f"the sandbox (bwrap) cannot start the agent command {self.argv[0]!r}: {result.bwrap_error}")
+            raise AgentError(
+                f"the sandbox (bwrap) cannot start the agent command {self.argv[0]!r}: {result.bwrap_error}"
+            )
         if result.returncode != 0:
-            raise AgentError(f"the sandbox check of the agent command {self.argv[0]!r} failed (exit {result.returncode}){_last_text_line(result.stderr)}")
+            raise AgentError(
+                f"the sandbox check of the agent command {self.argv[0]!r} failed (exit {result.returncode}){_last_text_line(result.stderr)}"
+            )
 
     def _invisible(self, need: Need, path: str) -> str:
         host = host_lookup(need, path) or need.what
@@ -260,7 +280,9 @@ class CommandAgent:
             if box is not None:
                 argv, run_env = box.command(self.argv, cwd=session.workspace, env=env, writable=[io_dir])
             else:
-                argv = self.sandbox.wrap(self.argv, cwd=session.workspace, writable=[io_dir], info_fd=info_write if info_write >= 0 else None)
+                argv = self.sandbox.wrap(
+                    self.argv, cwd=session.workspace, writable=[io_dir], info_fd=info_write if info_write >= 0 else None
+                )
                 run_env = env
             with publishing(live_file(session.evidence_dir, day), TraceCounter(trace_file)):
                 result = run_agent_process(
@@ -283,8 +305,15 @@ class CommandAgent:
         if result.timed_out:
             status, detail = TIMEOUT, f"overran the {session.time_limit:g} s turn limit; process group killed"
         elif result.returncode != 0:
-            status, detail = FAILED, f"exited with status {result.returncode}{exit_reason(result, self.sandbox.active)}{_last_line(err_path)}"
-            fault = engine_fault if box is not None else self._sandbox_fault(result.returncode or 0, out_path, err_path, trace_file, io_dir, env)
+            status, detail = (
+                FAILED,
+                f"exited with status {result.returncode}{exit_reason(result, self.sandbox.active)}{_last_line(err_path)}",
+            )
+            fault = (
+                engine_fault
+                if box is not None
+                else self._sandbox_fault(result.returncode or 0, out_path, err_path, trace_file, io_dir, env)
+            )
             if fault:
                 status, detail = INFRA_ERROR, fault
         trace = TurnTrace(
@@ -312,7 +341,9 @@ class CommandAgent:
             trace.extra["removed_from_evidence"] = swept.removed
         return trace
 
-    def _sandbox_fault(self, returncode: int, out_path: Path, err_path: Path, trace_file: Path, io_dir: Path, env: dict[str, str]) -> str:
+    def _sandbox_fault(
+        self, returncode: int, out_path: Path, err_path: Path, trace_file: Path, io_dir: Path, env: dict[str, str]
+    ) -> str:
         """bwrap's own error line when the sandbox, not the agent, failed the turn; else ''.
 
         bwrap reports that it cannot set the sandbox up or exec the command with one
@@ -330,7 +361,9 @@ class CommandAgent:
         candidates = exec_candidates(self.argv[0], env["PATH"])
         if not candidates:  # gone from the host too
             return line
-        missing, result = first_missing(self.sandbox, candidates, cwd=self.session.workspace, env=env, writable=[io_dir], argv=self.argv)
+        missing, result = first_missing(
+            self.sandbox, candidates, cwd=self.session.workspace, env=env, writable=[io_dir], argv=self.argv
+        )
         if missing is not None or result.bwrap_error or result.returncode != 0:
             return line
         return ""

@@ -56,7 +56,12 @@ class Confinement:
                 self.by["processes"] = "not enforced"
                 self.notes.append("processes: not enforced: no pids cgroup, and RLIMIT_NPROC does not bind root")
             else:
-                self._rlimit(resource.RLIMIT_NPROC, _user_tasks() + lim.processes, "processes", "RLIMIT_NPROC (over your user's processes)")
+                self._rlimit(
+                    resource.RLIMIT_NPROC,
+                    _user_tasks() + lim.processes,
+                    "processes",
+                    "RLIMIT_NPROC (over your user's processes)",
+                )
         if lim.memory is not None:
             if "memory" in has:
                 self.by["memory"] = "memory cgroup"

@@ -56,7 +56,9 @@ def engine_problem() -> str:
 
 def image_problem(image: str) -> str:
     """'' when ``image`` is present on the engine, else how to get it (nothing is pulled)."""
-    r = subprocess.run([docker_cli(), "image", "inspect", "--format", "{{.Id}}", image], capture_output=True, timeout=60, check=False)
+    r = subprocess.run(
+        [docker_cli(), "image", "inspect", "--format", "{{.Id}}", image], capture_output=True, timeout=60, check=False
+    )
     if r.returncode == 0:
         return ""
     if image == DEFAULT_IMAGE:
@@ -70,17 +72,33 @@ class ContainerSandbox:
     active = True
 
     def __init__(
-        self, *, image: str, network: str, readonly: Iterable[Path], writable: Iterable[Path], workspace: Path, limits: AgentLimits
+        self,
+        *,
+        image: str,
+        network: str,
+        readonly: Iterable[Path],
+        writable: Iterable[Path],
+        workspace: Path,
+        limits: AgentLimits,
     ) -> None:
         if not network:
-            raise IsolationError("--agent-isolation=container needs the world's private network: run with --clawmark-backend=docker")
+            raise IsolationError(
+                "--agent-isolation=container needs the world's private network: run with --clawmark-backend=docker"
+            )
         self.image, self.network, self.limits = image, network, limits
         self.readonly = tuple(Path(p) for p in readonly)
         self.writable = tuple(Path(p) for p in writable)
         self.workspace = workspace
 
     def wrap(
-        self, argv: Sequence[str], *, cwd: Path, env: Mapping[str, str], name: str, writable: Iterable[Path] = (), keep_path: bool = False
+        self,
+        argv: Sequence[str],
+        *,
+        cwd: Path,
+        env: Mapping[str, str],
+        name: str,
+        writable: Iterable[Path] = (),
+        keep_path: bool = False,
     ) -> list[str]:
         """``docker run`` of ``argv`` in a new container named ``name``, working in ``cwd``, with the
         agent variables ``env`` (passed by name: their values come from the client's environment).
@@ -143,7 +161,6 @@ class ContainerSandbox:
         subprocess.run([docker_cli(), "rm", "--force", name], capture_output=True, timeout=60, check=False)
 
 
-
 class DayContainer:
     """One day of an agent in a container: its ``docker run`` line, the engine's verdict when the
     run failed, and its removal (whatever happened) — the same three steps for every agent adapter."""
@@ -153,10 +170,18 @@ class DayContainer:
         self.name = f"clawmark-agent-{uuid.uuid4().hex[:16]}"
 
     def command(
-        self, argv: Sequence[str], *, cwd: Path, env: Mapping[str, str], writable: Iterable[Path] = (), keep_path: bool = False
+        self,
+        argv: Sequence[str],
+        *,
+        cwd: Path,
+        env: Mapping[str, str],
+        writable: Iterable[Path] = (),
+        keep_path: bool = False,
     ) -> tuple[list[str], dict[str, str]]:
         """The client's command line and its environment (see :meth:`ContainerSandbox.wrap`)."""
-        return self.sandbox.wrap(argv, cwd=cwd, env=env, name=self.name, writable=writable, keep_path=keep_path), self.sandbox.client_env(env)
+        return self.sandbox.wrap(
+            argv, cwd=cwd, env=env, name=self.name, writable=writable, keep_path=keep_path
+        ), self.sandbox.client_env(env)
 
     def fault(self, returncode: int | None, err_path: Path, *, timed_out: bool) -> str:
         """The engine's error when it, not the agent, failed the day (ask before :meth:`remove`)."""
@@ -177,7 +202,12 @@ def container_fault(returncode: int, name: str, err_path: Path) -> str:
     """
     if returncode not in (125, 126, 127):
         return ""
-    r = subprocess.run([docker_cli(), "container", "inspect", "--format", "{{json .State}}", name], capture_output=True, timeout=60, check=False)
+    r = subprocess.run(
+        [docker_cli(), "container", "inspect", "--format", "{{json .State}}", name],
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
     if r.returncode != 0:
         return f"the engine could not create the agent's container: {_last_line(err_path)}"
     try:

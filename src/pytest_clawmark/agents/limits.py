@@ -83,7 +83,9 @@ class AgentLimits:
         for name, low in minimum.items():
             value = getattr(self, name)
             if value is not None and value < low:
-                raise LimitsError(f"agent limit {name}={value} is below the least an agent process can run with ({_show(low)})")
+                raise LimitsError(
+                    f"agent limit {name}={value} is below the least an agent process can run with ({_show(low)})"
+                )
         if self.cpu is not None and self.cpu != TURN and (not isinstance(self.cpu, int) or self.cpu < 1):
             raise LimitsError(f"agent limit cpu must be a number of seconds >= 1, 'turn' or 'off', got {self.cpu!r}")
         if self.evidence_file < 0 or self.evidence_total < 0:
@@ -130,7 +132,9 @@ def parse_limits(entries: Iterable[str], base: AgentLimits | None = None) -> Age
             key, sep, value = item.partition("=")
             key = key.strip().replace("-", "_")
             if not sep or key not in known:
-                raise LimitsError(f"--agent-limits takes KEY=VALUE with KEY one of {', '.join(sorted(known))}; got {item!r}")
+                raise LimitsError(
+                    f"--agent-limits takes KEY=VALUE with KEY one of {', '.join(sorted(known))}; got {item!r}"
+                )
             changes[key] = _value(key, value.strip())
     return replace(base or AgentLimits(), **changes)
 
@@ -153,7 +157,9 @@ def _value(key: str, text: str) -> Any:
     try:
         return int(text)
     except ValueError:
-        raise LimitsError(f"agent limit {key} takes a whole number{' or off' if key in OPTIONAL else ''}, got {text!r}") from None
+        raise LimitsError(
+            f"agent limit {key} takes a whole number{' or off' if key in OPTIONAL else ''}, got {text!r}"
+        ) from None
 
 
 def _show(n: int) -> str:

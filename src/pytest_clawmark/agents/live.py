@@ -117,7 +117,12 @@ class TraceCounter:
                 event = json.loads(raw)
             except ValueError:
                 continue
-            if isinstance(event, dict) and event.get("type") == "tool_call" and isinstance(event.get("name"), str) and event["name"]:
+            if (
+                isinstance(event, dict)
+                and event.get("type") == "tool_call"
+                and isinstance(event.get("name"), str)
+                and event["name"]
+            ):
                 self.count += 1
         return self.count
 
@@ -171,6 +176,10 @@ def _tool_calls_in(text: object) -> int:
     except ValueError:
         return 0
     message = event.get("message") if isinstance(event, dict) and event.get("type") == "message" else None
-    if not isinstance(message, dict) or message.get("role") != "assistant" or not isinstance(message.get("content"), list):
+    if (
+        not isinstance(message, dict)
+        or message.get("role") != "assistant"
+        or not isinstance(message.get("content"), list)
+    ):
         return 0
     return sum(1 for block in message["content"] if isinstance(block, dict) and block.get("type") == "toolCall")

@@ -23,7 +23,20 @@ from ..world.asgi import StandaloneAsgi
 
 MAX_REQUEST_BYTES = 32 * 1024 * 1024
 """A request the agent sends its model (a long conversation with images) stays below this."""
-HOP_BY_HOP = frozenset({"connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "te", "trailer", "transfer-encoding", "upgrade", "host", "content-length"})
+HOP_BY_HOP = frozenset(
+    {
+        "connection",
+        "keep-alive",
+        "proxy-authenticate",
+        "proxy-authorization",
+        "te",
+        "trailer",
+        "transfer-encoding",
+        "upgrade",
+        "host",
+        "content-length",
+    }
+)
 
 
 class ModelRelay:
@@ -40,7 +53,7 @@ class ModelRelay:
         self._client: httpx.AsyncClient | None = None
         self.requests = 0
 
-    def start(self) -> "ModelRelay":
+    def start(self) -> ModelRelay:
         self._server.start()
         return self
 
@@ -61,11 +74,17 @@ class ModelRelay:
             message = await receive()
             body += message.get("body", b"")
             if len(body) > MAX_REQUEST_BYTES:
-                await _plain(send, 413, f"a request to the model is limited to {MAX_REQUEST_BYTES // (1024 * 1024)} MiB")
+                await _plain(
+                    send, 413, f"a request to the model is limited to {MAX_REQUEST_BYTES // (1024 * 1024)} MiB"
+                )
                 return
             if not message.get("more_body"):
                 break
-        headers = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in scope.get("headers", []) if k.decode("latin-1").lower() not in HOP_BY_HOP]
+        headers = [
+            (k.decode("latin-1"), v.decode("latin-1"))
+            for k, v in scope.get("headers", [])
+            if k.decode("latin-1").lower() not in HOP_BY_HOP
+        ]
         query = scope.get("query_string", b"").decode("latin-1")
         url = self._origin + path + (f"?{query}" if query else "")
         if self._client is None:
@@ -79,7 +98,11 @@ class ModelRelay:
             await _plain(send, 502, f"the model relay cannot reach {self._origin}: {type(exc).__name__}: {exc}")
             return
         try:
-            out = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in response.headers.multi_items() if k.lower() not in HOP_BY_HOP]
+            out = [
+                (k.encode("latin-1"), v.encode("latin-1"))
+                for k, v in response.headers.multi_items()
+                if k.lower() not in HOP_BY_HOP
+            ]
             await send({"type": "http.response.start", "status": response.status_code, "headers": out})
             async for chunk in response.aiter_raw():  # as sent (compressed stays compressed, with its header)
                 await send({"type": "http.response.body", "body": chunk, "more_body": True})
@@ -96,5 +119,11 @@ class ModelRelay:
 
 async def _plain(send: Callable[..., Any], status: int, text: str) -> None:
     data = text.encode()
-    await send({"type": "http.response.start", "status": status, "headers": [(b"content-type", b"text/plain; charset=utf-8"), (b"content-length", str(len(data)).encode())]})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [(b"content-type", b"text/plain; charset=utf-8"), (b"content-length", str(len(data)).encode())],
+        }
+    )
     await send({"type": "http.response.body", "body": data})

@@ -26,11 +26,11 @@ from typing import Any
 
 from ..world.untrusted_fs import neutralise, write_replacing
 from .base import INFRA_ERROR, OK, TIMEOUT, AgentError, AgentSession, TurnTrace
+from .container_sandbox import DEFAULT_IMAGE, ContainerSandbox, DayContainer, image_problem
+from .live import SessionStoreCounter, live_file, publishing
 from .openclaw_config import NO_KEY, api_key, build_config, provider_settings
 from .openclaw_install import MIN_NODE_MAJOR, find_openclaw, image_install, install_hint
 from .openclaw_persona import day_header, write_persona_files
-from .container_sandbox import DEFAULT_IMAGE, ContainerSandbox, DayContainer, image_problem
-from .live import SessionStoreCounter, live_file, publishing
 from .openclaw_trace import classify, digest_day, export_transcript, parse_result, transcript_truncated
 from .process import RUN_MARKER, NotStarted, exit_reason, run_agent_process, tail
 from .sandbox import (
@@ -78,7 +78,11 @@ class OpenClawAgent:
             except ScriptError as exc:
                 raise AgentError(f"script={self.script_path}: {exc}") from None
         # validate every option now, so a typo fails the run before any world starts
-        self.settings = provider_settings(self.options, scripted_url="http://127.0.0.1:1" if self.script else None, scripted_model=self.script.model if self.script else None)
+        self.settings = provider_settings(
+            self.options,
+            scripted_url="http://127.0.0.1:1" if self.script else None,
+            scripted_model=self.script.model if self.script else None,
+        )
         if not self.script:
             api_key(self.settings)
         self.session: AgentSession | None = None
@@ -112,7 +116,10 @@ class OpenClawAgent:
             )
         node = self.install.node_dir / "node"
         path = ":".join([*self.install.path_prefix, self.options.get("path") or os.environ.get("PATH", BASE_PATH)])
-        programs = [(exec_needs(str(self.install.openclaw)), "the OpenClaw launcher"), (exec_needs(str(node)), f"Node {MIN_NODE_MAJOR}")]
+        programs = [
+            (exec_needs(str(self.install.openclaw)), "the OpenClaw launcher"),
+            (exec_needs(str(node)), f"Node {MIN_NODE_MAJOR}"),
+        ]
         for needs, what in programs:
             gap = host_missing([needs], path)
             if gap is not None:
@@ -122,19 +129,27 @@ class OpenClawAgent:
             return
         with probe_folders("clawmark-preflight-") as (workspace, home):
             try:
-                sandbox = Sandbox(isolation, readonly=[*default_readonly(), *self.install.roots], writable=[workspace, home])
+                sandbox = Sandbox(
+                    isolation, readonly=[*default_readonly(), *self.install.roots], writable=[workspace, home]
+                )
             except IsolationError as exc:
                 raise AgentError(f"cannot isolate openclaw: {exc}") from None
             env = {"PATH": path, "HOME": str(home), "LANG": "C.UTF-8", "TMPDIR": str(home)}
             for needs, what in programs:
                 gap, result = first_missing(sandbox, [needs], cwd=workspace, env=env)
                 if gap is not None:
-                    raise AgentError(f"{what} {needs[0].what} cannot start inside the sandbox (bwrap): {gap.what} ({gap.why}) is not visible there. {install_hint()}")
+                    raise AgentError(
+                        f"{what} {needs[0].what} cannot start inside the sandbox (bwrap): {gap.what} ({gap.why}) is not visible there. {install_hint()}"
+                    )
                 if result.returncode != 0:
-                    raise AgentError(f"the sandbox (bwrap) cannot start {what}: {_why(result.stderr, result.returncode)}")
+                    raise AgentError(
+                        f"the sandbox (bwrap) cannot start {what}: {_why(result.stderr, result.returncode)}"
+                    )
             result = run_probe(sandbox, [str(node), "--version"], cwd=workspace, env=env)  # Node itself, a few ms
         if result.returncode != 0:
-            raise AgentError(f"Node {node} does not run inside the sandbox (bwrap): {_why(result.stderr, result.returncode)}. {install_hint()}")
+            raise AgentError(
+                f"Node {node} does not run inside the sandbox (bwrap): {_why(result.stderr, result.returncode)}. {install_hint()}"
+            )
 
     # -- lifecycle -----------------------------------------------------------------------------
     def start(self, session: AgentSession) -> None:
@@ -152,7 +167,10 @@ class OpenClawAgent:
                 self.sandbox = Sandbox(
                     session.isolation,
                     readonly=[*default_readonly(), *self.install.roots],
-                    writable=[session.workspace, session.home],  # the state dir, persona files, HOME and TMPDIR live in home
+                    writable=[
+                        session.workspace,
+                        session.home,
+                    ],  # the state dir, persona files, HOME and TMPDIR live in home
                     aliases={WORKSPACE_ALIAS: session.workspace},
                 )
         except IsolationError as exc:
@@ -161,8 +179,12 @@ class OpenClawAgent:
         if self.script is not None:
             from .scripted_model import ScriptedModelServer
 
-            self.model_server = ScriptedModelServer(self.script, record=session.evidence_dir / "scripted-model.jsonl", host=model_host).start()
-            self.settings = provider_settings(self.options, scripted_url=self.model_server.url, scripted_model=self.script.model)
+            self.model_server = ScriptedModelServer(
+                self.script, record=session.evidence_dir / "scripted-model.jsonl", host=model_host
+            ).start()
+            self.settings = provider_settings(
+                self.options, scripted_url=self.model_server.url, scripted_model=self.script.model
+            )
         elif isinstance(self.sandbox, ContainerSandbox):  # the provider, relayed onto the world's network
             from .model_relay import ModelRelay
 
@@ -199,7 +221,9 @@ class OpenClawAgent:
         """Only what OpenClaw needs; nothing else from the host (its shell commands inherit it)."""
         assert self.session is not None
         root = self.session.home / "openclaw"
-        host_path = self.options.get("path") or (IMAGE_PATH if self.install.image else os.environ.get("PATH", BASE_PATH))
+        host_path = self.options.get("path") or (
+            IMAGE_PATH if self.install.image else os.environ.get("PATH", BASE_PATH)
+        )
         env = {
             "PATH": ":".join([*self.install.path_prefix, host_path]),
             "HOME": str(root / "home"),
@@ -240,7 +264,9 @@ class OpenClawAgent:
         session = self.session
         write_persona_files(self.agent_workspace, session)
         message_file = self.messages_dir / f"day{day}.md"
-        write_replacing(message_file, f"{day_header(day, clock)}\n\n{message}")  # home is the agent's: never write through its links
+        write_replacing(
+            message_file, f"{day_header(day, clock)}\n\n{message}"
+        )  # home is the agent's: never write through its links
         day_dir = session.evidence_dir / f"day{day}"
         day_dir.mkdir(parents=True, exist_ok=True)
         attempt = _next_attempt(day_dir)  # a day re-woken by --agent-retries keeps each attempt's files
@@ -275,7 +301,9 @@ class OpenClawAgent:
         node = self.install.node_dir / "node"
         if self.install.image and isinstance(self.sandbox, ContainerSandbox):  # the image's Node reads its store
             runner = self.sandbox.helper(self.install.image, [str(node)], readonly=[self.state_dir])
-            events = export_transcript(node, self.state_dir, self.session_key, self.session_id, transcript, runner=runner)
+            events = export_transcript(
+                node, self.state_dir, self.session_key, self.session_id, transcript, runner=runner
+            )
         else:
             events = export_transcript(node, self.state_dir, self.session_key, self.session_id, transcript)
         digest = digest_day(events[self._seen_events :])
@@ -287,7 +315,9 @@ class OpenClawAgent:
         elif engine_fault:
             status, detail = INFRA_ERROR, engine_fault
         else:
-            status, detail = classify(run.returncode, result, digest, err_path.read_text(encoding="utf-8", errors="replace"))
+            status, detail = classify(
+                run.returncode, result, digest, err_path.read_text(encoding="utf-8", errors="replace")
+            )
             if status != OK:
                 detail += exit_reason(run, self.sandbox.active)
         extra_limits = run.record()
@@ -321,7 +351,11 @@ class OpenClawAgent:
                 "stdout": str(out_path),
                 "stderr": str(err_path),
                 "stderr_tail": stderr_tail[-1500:],
-                **({"scripted_requests": len(self.model_server.log.entries) - requests_before} if self.model_server else {}),
+                **(
+                    {"scripted_requests": len(self.model_server.log.entries) - requests_before}
+                    if self.model_server
+                    else {}
+                ),
                 **extra_limits,
             },
         )

@@ -24,7 +24,19 @@ DEFAULT_BASE_URLS = {"openai": "https://api.openai.com/v1", "anthropic": "https:
 DEFAULT_KEY_ENVS = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
 THINKING = ("off", "minimal", "low", "medium", "high", "xhigh", "adaptive", "max", "ultra")
 KNOWN_OPTIONS = frozenset(
-    {"provider", "base_url", "model", "api_key_env", "openclaw_bin", "thinking", "context_window", "max_tokens", "script", "path", "image"}
+    {
+        "provider",
+        "base_url",
+        "model",
+        "api_key_env",
+        "openclaw_bin",
+        "thinking",
+        "context_window",
+        "max_tokens",
+        "script",
+        "path",
+        "image",
+    }
 )
 NO_KEY = "clawmark-no-key"
 """What a loopback endpoint (the scripted model, a local vLLM) gets when no key is set."""
@@ -45,7 +57,9 @@ class ProviderSettings:
         return f"{PROVIDER_ID}/{self.model}"
 
 
-def provider_settings(options: Mapping[str, str], *, scripted_url: str | None = None, scripted_model: str | None = None) -> ProviderSettings:
+def provider_settings(
+    options: Mapping[str, str], *, scripted_url: str | None = None, scripted_model: str | None = None
+) -> ProviderSettings:
     """Validate the provider options; ``scripted_url`` is set when the adapter runs its own
     scripted model (``script=``), which then supplies the defaults."""
     unknown = sorted(set(options) - KNOWN_OPTIONS)
@@ -53,7 +67,9 @@ def provider_settings(options: Mapping[str, str], *, scripted_url: str | None = 
         raise AgentError(f"unknown openclaw option(s) {unknown}; known: {', '.join(sorted(KNOWN_OPTIONS))}")
     provider = options.get("provider", "openai").strip().lower()
     if provider not in APIS:
-        raise AgentError(f"provider={provider!r}: use provider=openai (OpenAI-compatible) or provider=anthropic (Anthropic-compatible)")
+        raise AgentError(
+            f"provider={provider!r}: use provider=openai (OpenAI-compatible) or provider=anthropic (Anthropic-compatible)"
+        )
     base_url = options.get("base_url", "").strip().rstrip("/")
     if scripted_url and not base_url:
         base_url = scripted_url + ("/v1" if provider == "openai" else "")
@@ -84,7 +100,9 @@ def api_key(settings: ProviderSettings, environ: Mapping[str, str] = os.environ)
         return value
     if is_loopback(settings.base_url):
         return NO_KEY
-    raise AgentError(f"the openclaw agent reads its API key from ${settings.api_key_env}, which is not set (set it, or name another variable with --agent-option api_key_env=NAME)")
+    raise AgentError(
+        f"the openclaw agent reads its API key from ${settings.api_key_env}, which is not set (set it, or name another variable with --agent-option api_key_env=NAME)"
+    )
 
 
 def is_loopback(url: str) -> bool:

@@ -128,7 +128,13 @@ def image_install(image: str) -> OpenClawInstall | None:
     if exe is None:
         return None
     try:
-        r = subprocess.run([exe, "image", "inspect", "--format", "{{json .Config.Labels}}", image], capture_output=True, text=True, timeout=60, check=False)
+        r = subprocess.run(
+            [exe, "image", "inspect", "--format", "{{json .Config.Labels}}", image],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
         labels = json.loads(r.stdout) if r.returncode == 0 else None
     except (OSError, subprocess.SubprocessError, ValueError):
         return None

@@ -70,7 +70,12 @@ export stops (``RLIMIT_FSIZE``) and the day's trace says ``transcript_truncated`
 
 
 def export_transcript(
-    node: Path, state_dir: Path, session_key: str, session_id: str, out: Path, limit: int = TRANSCRIPT_MAX,
+    node: Path,
+    state_dir: Path,
+    session_key: str,
+    session_id: str,
+    out: Path,
+    limit: int = TRANSCRIPT_MAX,
     runner: tuple[list[str], dict[str, str]] | None = None,
 ) -> list[dict[str, Any]]:
     """Write the session's transcript as JSONL to ``out`` (at most ``limit`` bytes; a fresh file,
@@ -142,7 +147,12 @@ def digest_day(events: list[dict[str, Any]]) -> DayDigest:
                 continue
             d.assistant_turns += 1
             usage = msg.get("usage") or {}
-            for ours, theirs in (("input", "input"), ("output", "output"), ("cache_read", "cacheRead"), ("cache_write", "cacheWrite")):
+            for ours, theirs in (
+                ("input", "input"),
+                ("output", "output"),
+                ("cache_read", "cacheRead"),
+                ("cache_write", "cacheWrite"),
+            ):
                 d.tokens[ours] += int(usage.get(theirs) or 0)
             for block in msg.get("content") or []:
                 if not isinstance(block, dict):
@@ -150,7 +160,9 @@ def digest_day(events: list[dict[str, Any]]) -> DayDigest:
                 if block.get("type") == "text" and str(block.get("text", "")).strip():
                     d.messages.append(_truncate(str(block["text"]), MESSAGE_CHARS))
                 elif block.get("type") == "toolCall":
-                    call = ToolCall(str(block.get("name", "?")), summarize_arguments(block.get("arguments")), "no-result")
+                    call = ToolCall(
+                        str(block.get("name", "?")), summarize_arguments(block.get("arguments")), "no-result"
+                    )
                     d.tool_calls.append(call)
                     by_id[str(block.get("id"))] = call
         elif role == "toolResult":
@@ -213,7 +225,10 @@ def classify(exit_code: int, result: dict[str, Any], digest: DayDigest, stderr: 
         cause = provider[-1] if provider else message
         return INFRA_ERROR, f"model provider failed: {_truncate(cause, 300)} (openclaw: {_truncate(message, 300)})"
     if digest.events == 0:
-        return INFRA_ERROR, f"openclaw exited with status {exit_code} before the turn started: {_truncate(message, 400)}"
+        return (
+            INFRA_ERROR,
+            f"openclaw exited with status {exit_code} before the turn started: {_truncate(message, 400)}",
+        )
     return FAILED, f"openclaw exited with status {exit_code}: {_truncate(message, 400)}"
 
 
@@ -228,7 +243,11 @@ def _error_message(result: dict[str, Any]) -> str:
 
 
 def _last_line(text: str) -> str:
-    lines = [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.startswith("[openclaw] Help") and "Try: openclaw" not in ln]
+    lines = [
+        ln.strip()
+        for ln in text.splitlines()
+        if ln.strip() and not ln.startswith("[openclaw] Help") and "Try: openclaw" not in ln
+    ]
     return lines[-1] if lines else ""
 
 

@@ -97,7 +97,14 @@ def marked_processes(key: str, value: str, *, group: int | None = None) -> list[
     return sorted(marked)
 
 
-def kill_marked(key: str, value: str, grace: float = LEFTOVER_GRACE, *, group: int | None = None, confinement: Confinement | None = None) -> int:
+def kill_marked(
+    key: str,
+    value: str,
+    grace: float = LEFTOVER_GRACE,
+    *,
+    group: int | None = None,
+    confinement: Confinement | None = None,
+) -> int:
     """SIGTERM every process marked with ``key=value`` (and, when given, every process of
     process group ``group`` and of the ``confinement``'s cgroup), SIGKILL what is left after
     ``grace`` seconds; returns how many were found."""
@@ -244,10 +251,14 @@ def run_agent_process(
         if timed_out:
             kill_group(proc)
         seconds = time.perf_counter() - t0
-        leftovers = kill_marked(RUN_MARKER, marker, 0.0 if timed_out else LEFTOVER_GRACE, group=proc.pid, confinement=confinement)
+        leftovers = kill_marked(
+            RUN_MARKER, marker, 0.0 if timed_out else LEFTOVER_GRACE, group=proc.pid, confinement=confinement
+        )
         proc.wait()
         _drain({fd: cap for fd, cap in ((r_out, out), (r_err, err)) if fd in pipes}, DRAIN_GRACE)
-        return ProcessResult(proc.returncode, timed_out, seconds, out.close(), err.close(), leftovers, confinement.report())
+        return ProcessResult(
+            proc.returncode, timed_out, seconds, out.close(), err.close(), leftovers, confinement.report()
+        )
     except BaseException:
         if proc is not None:
             kill_group(proc)
@@ -265,7 +276,16 @@ def run_agent_process(
         confinement.close()
 
 
-def _start(argv: Sequence[str], cwd: Path, env: dict[str, str], with_stdin: bool, w_out: int, w_err: int, pass_fds: Sequence[int], confinement: Confinement) -> subprocess.Popen[bytes]:
+def _start(
+    argv: Sequence[str],
+    cwd: Path,
+    env: dict[str, str],
+    with_stdin: bool,
+    w_out: int,
+    w_err: int,
+    pass_fds: Sequence[int],
+    confinement: Confinement,
+) -> subprocess.Popen[bytes]:
     for attempt in (1, 2):
         confinement.prepare()
         try:
@@ -291,7 +311,9 @@ def _start(argv: Sequence[str], cwd: Path, env: dict[str, str], with_stdin: bool
     raise AssertionError("unreachable")  # pragma: no cover
 
 
-def _pump(proc: subprocess.Popen[bytes], stdin: bytes | None, outputs: dict[int, CappedOutput], *, deadline: float) -> bool:
+def _pump(
+    proc: subprocess.Popen[bytes], stdin: bytes | None, outputs: dict[int, CappedOutput], *, deadline: float
+) -> bool:
     """Feed stdin, read the outputs, until the leader exits (True: ``deadline`` came first).
 
     The leader's exit ends the turn even if a process it left holds the pipes open."""

@@ -36,7 +36,12 @@ class ReferenceAgent:
             solution(view)
         except Exception as exc:  # the solution is the agent here: its crash is the agent's failure
             tb = traceback.format_exc(limit=-3)
-            return TurnTrace(status=FAILED, seconds=time.perf_counter() - t0, detail=f"{type(exc).__name__}: {exc}", extra={"traceback": tb})
+            return TurnTrace(
+                status=FAILED,
+                seconds=time.perf_counter() - t0,
+                detail=f"{type(exc).__name__}: {exc}",
+                extra={"traceback": tb},
+            )
         return TurnTrace(seconds=time.perf_counter() - t0)
 
     def stop(self) -> None:

@@ -69,8 +69,6 @@ def make_agent(name: str, options: Mapping[str, str], hook: Any | None = None) -
     return factories[name](options)
 
 
-
-
 def starts_processes(agent: Any) -> bool:
     """Whether ``agent`` runs processes that isolation could confine.
 

@@ -51,12 +51,31 @@ TOP_LEVEL = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 """The program tree. On merged-/usr systems all but /usr are symlinks, recreated as symlinks."""
 
 ETC = (
-    "ssl", "ca-certificates", "ca-certificates.conf", "pki", "crypto-policies",  # TLS roots
+    "ssl",
+    "ca-certificates",
+    "ca-certificates.conf",
+    "pki",
+    "crypto-policies",  # TLS roots
     "alternatives",  # Debian's /usr/bin/* -> /etc/alternatives/* links (awk, editor, ...)
-    "ld.so.cache", "ld.so.conf", "ld.so.conf.d",  # the dynamic linker finds libraries
-    "hosts", "host.conf", "nsswitch.conf", "gai.conf", "resolv.conf", "protocols", "services",
-    "passwd", "group",  # user-name lookups (getpwuid) of programs that insist on them
-    "localtime", "timezone", "mime.types", "os-release", "python3", "python3.11", "python3.12",
+    "ld.so.cache",
+    "ld.so.conf",
+    "ld.so.conf.d",  # the dynamic linker finds libraries
+    "hosts",
+    "host.conf",
+    "nsswitch.conf",
+    "gai.conf",
+    "resolv.conf",
+    "protocols",
+    "services",
+    "passwd",
+    "group",  # user-name lookups (getpwuid) of programs that insist on them
+    "localtime",
+    "timezone",
+    "mime.types",
+    "os-release",
+    "python3",
+    "python3.11",
+    "python3.12",
     "python3.13",
 )
 """The pieces of /etc programs need. Not: /etc/environment, npmrc, pip.conf, gitconfig, ssh,
@@ -191,7 +210,12 @@ class Sandbox:
     """
 
     def __init__(
-        self, isolation: Isolation, *, readonly: Iterable[Path], writable: Iterable[Path], aliases: Mapping[str, Path] | None = None
+        self,
+        isolation: Isolation,
+        *,
+        readonly: Iterable[Path],
+        writable: Iterable[Path],
+        aliases: Mapping[str, Path] | None = None,
     ) -> None:
         self.isolation = isolation
         self.writable = tuple(Path(p) for p in writable)
@@ -201,7 +225,9 @@ class Sandbox:
         be one of ``writable``."""
         for dest, src in self.aliases.items():
             if src not in self.writable or not os.path.isabs(dest):
-                raise IsolationError(f"alias {dest!r} must be an absolute path for one of the writable folders, got {src}")
+                raise IsolationError(
+                    f"alias {dest!r} must be an absolute path for one of the writable folders, got {src}"
+                )
         if isolation.mode not in (BWRAP, NONE):
             raise IsolationError(f"agent isolation must be resolved to bwrap or none, got {isolation.mode!r}")
         if isolation.mode == BWRAP:
@@ -212,7 +238,9 @@ class Sandbox:
     def active(self) -> bool:
         return self.isolation.mode == BWRAP
 
-    def wrap(self, argv: Sequence[str], *, cwd: Path, writable: Iterable[Path] = (), info_fd: int | None = None) -> list[str]:
+    def wrap(
+        self, argv: Sequence[str], *, cwd: Path, writable: Iterable[Path] = (), info_fd: int | None = None
+    ) -> list[str]:
         """The command line that runs ``argv`` in this view, working in ``cwd``.
 
         ``writable``: harness-made folders for this call only (the day's message/trace folder).
@@ -239,14 +267,27 @@ class Sandbox:
         binds = {**ro, **rw}
         args = [
             exe,
-            "--unshare-user", "--disable-userns",  # no nested namespaces: no way to regain privileges
-            "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
-            "--hostname", "clawmark-agent",
+            "--unshare-user",
+            "--disable-userns",  # no nested namespaces: no way to regain privileges
+            "--unshare-pid",
+            "--unshare-ipc",
+            "--unshare-uts",
+            "--unshare-cgroup-try",
+            "--hostname",
+            "clawmark-agent",
             "--die-with-parent",  # the harness dies -> the agent dies
-            "--cap-drop", "ALL",
-            "--proc", "/proc",  # a fresh /proc: only the sandbox's own processes
-            "--dev", "/dev",
-            "--tmpfs", "/tmp", "--tmpfs", "/var/tmp", "--tmpfs", "/run",
+            "--cap-drop",
+            "ALL",
+            "--proc",
+            "/proc",  # a fresh /proc: only the sandbox's own processes
+            "--dev",
+            "/dev",
+            "--tmpfs",
+            "/tmp",
+            "--tmpfs",
+            "/var/tmp",
+            "--tmpfs",
+            "/run",
         ]
         if info_fd is not None:
             args += ["--info-fd", str(info_fd)]
@@ -412,10 +453,16 @@ def _elf_interpreter(path: str, head: bytes) -> str | None:
         return None
     end = "<" if head[5] == 1 else ">"
     if head[4] == 2:  # 64-bit
-        (phoff,), (phentsize, phnum) = struct.unpack_from(end + "Q", head, 0x20), struct.unpack_from(end + "HH", head, 0x36)
+        (phoff,), (phentsize, phnum) = (
+            struct.unpack_from(end + "Q", head, 0x20),
+            struct.unpack_from(end + "HH", head, 0x36),
+        )
         entry = end + "I4xQ16xQ"  # Elf64_Phdr: p_type, p_offset, p_filesz
     else:
-        (phoff,), (phentsize, phnum) = struct.unpack_from(end + "I", head, 0x1C), struct.unpack_from(end + "HH", head, 0x2A)
+        (phoff,), (phentsize, phnum) = (
+            struct.unpack_from(end + "I", head, 0x1C),
+            struct.unpack_from(end + "HH", head, 0x2A),
+        )
         entry = end + "II8xI"  # Elf32_Phdr: p_type, p_offset, p_filesz
     try:
         with open(path, "rb") as fh:
@@ -457,7 +504,15 @@ def bwrap_error_line(stderr: str) -> str:
     return lines[-1].strip()[:300] if lines and lines[-1].startswith(BWRAP_PREFIX) else ""
 
 
-def run_probe(sandbox: Sandbox, argv: Sequence[str], *, cwd: Path, env: dict[str, str], writable: Iterable[Path] = (), timeout: float = PROBE_TIMEOUT) -> ProbeResult:
+def run_probe(
+    sandbox: Sandbox,
+    argv: Sequence[str],
+    *,
+    cwd: Path,
+    env: dict[str, str],
+    writable: Iterable[Path] = (),
+    timeout: float = PROBE_TIMEOUT,
+) -> ProbeResult:
     """Run a short harness-made command in ``sandbox`` (as a turn would run the agent) and wait
     until every process of it is gone."""
     from .process import kill_group
@@ -501,7 +556,7 @@ def run_probe(sandbox: Sandbox, argv: Sequence[str], *, cwd: Path, env: dict[str
 # p:name on PATH); then "--" and words there only so that wrap() binds the same files the real
 # command line gets bound. Exit 0: some candidate has all it needs; else 10 + the index (in the
 # words) of the first candidate's first missing need.
-_NEEDS_SCRIPT = r'''
+_NEEDS_SCRIPT = r"""
 i=9; first=0; seen=0; bad=
 for c in "$@"; do
   i=$((i+1))
@@ -518,10 +573,18 @@ for c in "$@"; do
 done
 if [ "$seen" = 1 ] && [ -z "$bad" ]; then exit 0; fi
 exit $first
-'''
+"""
 
 
-def first_missing(sandbox: Sandbox, candidates: Sequence[Sequence[Need]], *, cwd: Path, env: dict[str, str], writable: Iterable[Path] = (), argv: Sequence[str] = ()) -> tuple[Need | None, ProbeResult]:
+def first_missing(
+    sandbox: Sandbox,
+    candidates: Sequence[Sequence[Need]],
+    *,
+    cwd: Path,
+    env: dict[str, str],
+    writable: Iterable[Path] = (),
+    argv: Sequence[str] = (),
+) -> tuple[Need | None, ProbeResult]:
     """Probe ``sandbox``: None when one of ``candidates`` (see :func:`exec_candidates`) has all it
     needs there — or when the probe itself failed (see the result's ``returncode`` and
     ``bwrap_error``) — else the first candidate's first need the sandbox does not show.
@@ -530,8 +593,16 @@ def first_missing(sandbox: Sandbox, candidates: Sequence[Sequence[Need]], *, cwd
     for alt in candidates:
         needs += [None, *alt]
     needs = needs[:240]  # exit statuses stop at 255
-    words = ["|" if n is None else ("p:" if "/" not in n.what else "x:" if n.executable else "e:") + n.what for n in needs]
-    result = run_probe(sandbox, ["/bin/sh", "-c", _NEEDS_SCRIPT, "clawmark-probe", *words, "--", *argv], cwd=cwd, env=env, writable=writable)
+    words = [
+        "|" if n is None else ("p:" if "/" not in n.what else "x:" if n.executable else "e:") + n.what for n in needs
+    ]
+    result = run_probe(
+        sandbox,
+        ["/bin/sh", "-c", _NEEDS_SCRIPT, "clawmark-probe", *words, "--", *argv],
+        cwd=cwd,
+        env=env,
+        writable=writable,
+    )
     code = result.returncode
     if code is not None and 10 <= code < 10 + len(needs) and not result.bwrap_error:
         return needs[code - 10], result

@@ -53,7 +53,11 @@ class ParsedTrace:
 
     def stats(self) -> dict[str, Any]:
         """The ``extra`` entries a trace contributes to the day's :class:`TurnTrace`."""
-        data: dict[str, Any] = {"trace_lines": self.lines, "trace_malformed": self.malformed, "trace_ignored": self.ignored}
+        data: dict[str, Any] = {
+            "trace_lines": self.lines,
+            "trace_malformed": self.malformed,
+            "trace_ignored": self.ignored,
+        }
         if self.reasons:
             data["trace_errors"] = list(self.reasons)
         if self.truncated:
@@ -143,5 +147,9 @@ def _apply(out: ParsedTrace, event: Any) -> None:
 
 
 def _summary(arguments: Any) -> str:
-    text = arguments if isinstance(arguments, str) else json.dumps(arguments, separators=(",", ":"), sort_keys=True, default=str)
+    text = (
+        arguments
+        if isinstance(arguments, str)
+        else json.dumps(arguments, separators=(",", ":"), sort_keys=True, default=str)
+    )
     return text if len(text) <= ARGUMENTS_CHARS else text[:ARGUMENTS_CHARS] + "…"

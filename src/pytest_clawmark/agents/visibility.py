@@ -23,7 +23,9 @@ VENV_DEPTH = 3
 """How far above a program its virtualenv's ``pyvenv.cfg`` is looked for (``.venv/bin/python``: 1)."""
 
 
-def command_binds(argv: Sequence[str], search_path: str, started_in: str, visible: Iterable[Path], script_index: int | None) -> list[Path]:
+def command_binds(
+    argv: Sequence[str], search_path: str, started_in: str, visible: Iterable[Path], script_index: int | None
+) -> list[Path]:
     """Read-only binds the command needs beyond ``visible`` (the sandbox's default binds)."""
     shown = [Path(os.path.realpath(p)) for p in visible]
     found: list[Path] = []

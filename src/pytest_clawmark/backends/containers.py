@@ -47,8 +47,16 @@ class ServiceContainer:
     """A running service container and the control-plane client the admin plane uses."""
 
     def __init__(
-        self, image: str, service: str, env: Mapping[str, str], admin_token: str, *, world: str, data: Path | None = None,
-        ports: tuple[int, ...] = (), as_root: bool = False,
+        self,
+        image: str,
+        service: str,
+        env: Mapping[str, str],
+        admin_token: str,
+        *,
+        world: str,
+        data: Path | None = None,
+        ports: tuple[int, ...] = (),
+        as_root: bool = False,
     ) -> None:
         """``data`` is mounted at ``/data``; the container runs as the harness's user then (so the
         harness can read and remove what it writes) unless ``as_root`` (a service that starts
@@ -68,7 +76,11 @@ class ServiceContainer:
         for port in (PORT, *ports):
             container.ports[f"{port}/tcp"] = ("127.0.0.1", None)  # type: ignore[assignment]
         self._ports = ports
-        kwargs: dict[str, Any] = {"labels": {LABEL: world, PID_LABEL: str(os.getpid())}, "mem_limit": MEMORY_LIMIT, "memswap_limit": MEMORY_LIMIT}
+        kwargs: dict[str, Any] = {
+            "labels": {LABEL: world, PID_LABEL: str(os.getpid())},
+            "mem_limit": MEMORY_LIMIT,
+            "memswap_limit": MEMORY_LIMIT,
+        }
         if data is not None:
             container = container.with_volume_mapping(str(data), "/data", "rw")
             if not as_root:
@@ -81,7 +93,7 @@ class ServiceContainer:
         self.http: httpx.Client | None = None
         self._started = 0.0
 
-    def start(self) -> "ServiceContainer":
+    def start(self) -> ServiceContainer:
         self._started = time.time()
         try:
             self._container.start()
@@ -91,7 +103,9 @@ class ServiceContainer:
             raise ContainerError(f"cannot start the {self.service} container: {type(exc).__name__}: {exc}") from None
         self.url = f"http://127.0.0.1:{port}"
         self.host_ports = {p: int(self._container.get_exposed_port(p)) for p in self._ports}
-        self.http = httpx.Client(base_url=self.url, trust_env=False, timeout=30.0, headers={"Authorization": f"Bearer {self.admin_token}"})
+        self.http = httpx.Client(
+            base_url=self.url, trust_env=False, timeout=30.0, headers={"Authorization": f"Bearer {self.admin_token}"}
+        )
         self._wait_ready()
         return self
 
@@ -113,7 +127,9 @@ class ServiceContainer:
             if wrapped.status in ("exited", "dead") or time.monotonic() > deadline:
                 log = self.logs()
                 self.stop()
-                raise ContainerError(f"the {self.service} container did not become ready ({wrapped.status}); its log ends:\n{log}")
+                raise ContainerError(
+                    f"the {self.service} container did not become ready ({wrapped.status}); its log ends:\n{log}"
+                )
             time.sleep(0.02)
 
     def problem(self) -> str:
@@ -152,7 +168,9 @@ class ServiceContainer:
             if state.get("Status") not in ("exited", "dead"):
                 return ""
             client = wrapped.client
-            events = client.events(since=int(self._started) - 1, until=int(time.time()) + 1, filters={"container": wrapped.id}, decode=True)
+            events = client.events(
+                since=int(self._started) - 1, until=int(time.time()) + 1, filters={"container": wrapped.id}, decode=True
+            )
             actions = {str(e.get("Action") or e.get("status") or "") for e in events}
         except Exception:  # removed, or the engine is gone: not something the agent did
             return ""
@@ -192,7 +210,9 @@ class ServiceContainer:
         try:
             r = self.http.request(method, path, content=None if body is None else json.dumps(body))
         except httpx.HTTPError as exc:
-            raise ContainerError(f"the {self.service} container does not answer {path}: {exc}; its log ends:\n{self.logs()}") from None
+            raise ContainerError(
+                f"the {self.service} container does not answer {path}: {exc}; its log ends:\n{self.logs()}"
+            ) from None
         if r.status_code != 200:
             raise ContainerError(f"the {self.service} container answered {path} with {r.status_code}: {r.text[:300]}")
         return r.json()

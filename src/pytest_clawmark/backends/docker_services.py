@@ -26,9 +26,9 @@ from typing import Any
 
 import httpx
 
-from ..world.calendar import DEFAULT_CALENDAR, CalendarService
 from ..servers.mail.container import IMAP_PORT, SMTP_PORT
 from ..servers.mail.delivery import sent_on_disk
+from ..world.calendar import DEFAULT_CALENDAR, CalendarService
 from ..world.kb import KbService
 from ..world.mail import MailService
 from ..world.sheets import SheetsService
@@ -50,7 +50,13 @@ class _InContainer:
     name: str
 
     def _start_container(
-        self, data: Any = None, extra_env: dict[str, str] | None = None, *, image: str = IMAGE, ports: tuple[int, ...] = (), as_root: bool = False
+        self,
+        data: Any = None,
+        extra_env: dict[str, str] | None = None,
+        *,
+        image: str = IMAGE,
+        ports: tuple[int, ...] = (),
+        as_root: bool = False,
     ) -> ServiceContainer:
         ctx = self.ctx
         env = {
@@ -60,7 +66,16 @@ class _InContainer:
             "CLAWMARK_PEOPLE": json.dumps([[p.name, p.email] for p in ctx.people]),
             **(extra_env or {}),
         }
-        container = ServiceContainer(image, self.name, env, ctx.credentials.admin_token, world=str(ctx.root), data=data, ports=ports, as_root=as_root)
+        container = ServiceContainer(
+            image,
+            self.name,
+            env,
+            ctx.credentials.admin_token,
+            world=str(ctx.root),
+            data=data,
+            ports=ports,
+            as_root=as_root,
+        )
         self.container = container.start()
         try:
             if ctx.network is not None:  # the agent's container reaches this one by its service's name
@@ -85,7 +100,13 @@ class _InContainer:
             self.container.pull_audit(self._record)  # type: ignore[attr-defined]
         except ContainerError as exc:
             self._audit_lost = True
-            self.ctx.audit.record(self.name, "AUDIT LOST", "", f"the {self.name} container stopped answering; requests since the last pull are unknown: {exc}", "lost")
+            self.ctx.audit.record(
+                self.name,
+                "AUDIT LOST",
+                "",
+                f"the {self.name} container stopped answering; requests since the last pull are unknown: {exc}",
+                "lost",
+            )
 
     def clock_changed(self, now: datetime) -> None:
         if self.container is not None:
@@ -147,7 +168,9 @@ class _Guarded(httpx.HTTPTransport):
         except httpx.TransportError as exc:
             container = self._service.container
             log = container.logs() if container is not None else "(no container)"
-            raise ContainerError(f"the {self._service.name} container does not answer ({type(exc).__name__}: {exc}); its log ends:\n{log}") from None
+            raise ContainerError(
+                f"the {self._service.name} container does not answer ({type(exc).__name__}: {exc}); its log ends:\n{log}"
+            ) from None
 
 
 class DockerKb(_InContainer, KbService):
@@ -166,7 +189,10 @@ class DockerSheets(_InContainer, SheetsService):
 class DockerCalendar(_InContainer, CalendarService):
     def _serve(self, passwords: dict[str, str]) -> None:
         # the same storage folder (the admin plane's files), served by Radicale in the container
-        self._start_container(data=self.ctx.root, extra_env={"CLAWMARK_PASSWORDS": json.dumps(passwords), "CLAWMARK_PROTECTED": DEFAULT_CALENDAR})
+        self._start_container(
+            data=self.ctx.root,
+            extra_env={"CLAWMARK_PASSWORDS": json.dumps(passwords), "CLAWMARK_PROTECTED": DEFAULT_CALENDAR},
+        )
 
     @property
     def url(self) -> str:
@@ -187,7 +213,11 @@ class DockerMail(_InContainer, MailService):
         (maildir / ".tmp").mkdir(exist_ok=True)  # the container's pymap renames files from there
         self._owner = (os.getuid(), os.getgid()) if os.geteuid() != 0 else (MAIL_UID, MAIL_UID)
         self.before_agent()
-        env = {"CLAWMARK_PASSWORDS": json.dumps(passwords), "CLAWMARK_MAIL_UID": str(self._owner[0]), "CLAWMARK_MAIL_GID": str(self._owner[1])}
+        env = {
+            "CLAWMARK_PASSWORDS": json.dumps(passwords),
+            "CLAWMARK_MAIL_UID": str(self._owner[0]),
+            "CLAWMARK_MAIL_GID": str(self._owner[1]),
+        }
         self._start_container(data=maildir, extra_env=env, image=MAIL_IMAGE, ports=(IMAP_PORT, SMTP_PORT), as_root=True)
 
     @property
@@ -219,5 +249,10 @@ class DockerMail(_InContainer, MailService):
         return super().snapshot()
 
 
-DOCKER_SERVICES: dict[str, type] = {"calendar": DockerCalendar, "kb": DockerKb, "sheets": DockerSheets, "mail": DockerMail}
+DOCKER_SERVICES: dict[str, type] = {
+    "calendar": DockerCalendar,
+    "kb": DockerKb,
+    "sheets": DockerSheets,
+    "mail": DockerMail,
+}
 """The services that run in containers on the docker backend (fs stays the workspace folder itself)."""

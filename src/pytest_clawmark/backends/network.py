@@ -32,7 +32,7 @@ class WorldNetwork:
         self.world_root = world_root
         self._network: Any = None
 
-    def create(self) -> "WorldNetwork":
+    def create(self) -> WorldNetwork:
         import docker
 
         try:
@@ -43,7 +43,9 @@ class WorldNetwork:
             )  # fmt: skip
             self._network.reload()  # its address plan (the gateway) is known once created
         except Exception as exc:
-            raise ContainerError(f"cannot create the world's private network {self.name}: {type(exc).__name__}: {exc}") from None
+            raise ContainerError(
+                f"cannot create the world's private network {self.name}: {type(exc).__name__}: {exc}"
+            ) from None
         return self
 
     @property
@@ -60,7 +62,9 @@ class WorldNetwork:
         try:
             self._network.connect(container_id, aliases=[alias])
         except Exception as exc:
-            raise ContainerError(f"cannot attach the {alias} container to the world's network: {type(exc).__name__}: {exc}") from None
+            raise ContainerError(
+                f"cannot attach the {alias} container to the world's network: {type(exc).__name__}: {exc}"
+            ) from None
 
     def remove(self) -> None:
         """Remove the network (after its containers; an agent container still on it is removed)."""

@@ -20,7 +20,7 @@ plt.rcParams.update({"svg.hashsalt": "clawmark", "svg.fonttype": "none", "font.s
 PALETTE = ("#2f6db5", "#d9822b", "#3a9d5d", "#b83b5e", "#6c5ba7", "#8c6d31")
 
 
-def _svg(fig: "plt.Figure") -> str:
+def _svg(fig: plt.Figure) -> str:
     out = io.StringIO()
     fig.savefig(out, format="svg", bbox_inches="tight", metadata={"Date": None, "Creator": None})
     plt.close(fig)
@@ -48,12 +48,16 @@ def scenario_bars(runs: Sequence[tuple[str, Mapping[str, float | None]]]) -> str
 
 def day_curves(runs: Sequence[tuple[str, Mapping[str, float | None]]]) -> str:
     """Score per in-universe day (the paper's drop after the first change shows here)."""
-    days = sorted({d for _, by_day in runs for d in by_day}, key=lambda d: (not d.isdigit(), int(d) if d.isdigit() else 0))
+    days = sorted(
+        {d for _, by_day in runs for d in by_day}, key=lambda d: (not d.isdigit(), int(d) if d.isdigit() else 0)
+    )
     fig, ax = plt.subplots(figsize=(max(4.0, 0.8 * len(days) + 1.5), 2.8))
     for i, (label, by_day) in enumerate(runs):
         points = [(j, 100 * float(by_day[d])) for j, d in enumerate(days) if by_day.get(d) is not None]  # type: ignore[arg-type]
         if points:
-            ax.plot([p[0] for p in points], [p[1] for p in points], marker="o", label=label, color=PALETTE[i % len(PALETTE)])
+            ax.plot(
+                [p[0] for p in points], [p[1] for p in points], marker="o", label=label, color=PALETTE[i % len(PALETTE)]
+            )
     ax.set_xticks(range(len(days)), [f"day {d}" if d.isdigit() else d for d in days])
     ax.set_ylim(0, 100)
     ax.set_ylabel("score %")

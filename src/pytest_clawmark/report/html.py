@@ -58,7 +58,14 @@ def _trial(t: dict[str, Any], root: Path) -> dict[str, Any]:
     for day in t["days"]:
         for name in day.get("silent_applied") or []:
             detectors = [c for c in checkers if c.get("detects") == name]
-            silent.append({"name": name, "day": day["day"], "detectors": detectors, "detected": any(c["outcome"] == "passed" for c in detectors)})
+            silent.append(
+                {
+                    "name": name,
+                    "day": day["day"],
+                    "detectors": detectors,
+                    "detected": any(c["outcome"] == "passed" for c in detectors),
+                }
+            )
     days = []
     before: dict[str, Any] = {}
     for day in t["days"]:
@@ -92,6 +99,7 @@ def _trial(t: dict[str, Any], root: Path) -> dict[str, Any]:
 
 def _comparison(runs: Sequence[tuple[str, dict[str, Any]]]) -> dict[str, Any]:
     """Scores per task for every run, and the checkers whose outcome differs from the first run's."""
+
     def by_task(doc: dict[str, Any]) -> dict[tuple[str, int], dict[str, Any]]:
         return {(t["id"], t["trial"]): t for t in doc["tasks"]}
 
@@ -106,5 +114,16 @@ def _comparison(runs: Sequence[tuple[str, dict[str, Any]]]) -> dict[str, Any]:
             for c in tab[key]["checkers"]:
                 o = old.get(c["id"])
                 if o is not None and o["outcome"] != c["outcome"]:
-                    flips.append({"run": runs[i][0], "task": key[0], "trial": key[1], "id": c["id"], "before": o["outcome"], "after": c["outcome"], "message": c["message"], "redline": c.get("redline")})
+                    flips.append(
+                        {
+                            "run": runs[i][0],
+                            "task": key[0],
+                            "trial": key[1],
+                            "id": c["id"],
+                            "before": o["outcome"],
+                            "after": c["outcome"],
+                            "message": c["message"],
+                            "redline": c.get("redline"),
+                        }
+                    )
     return {"labels": [lab for lab, _ in runs], "rows": rows, "flips": flips}

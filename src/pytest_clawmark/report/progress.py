@@ -68,7 +68,12 @@ def _duration(seconds: float) -> str:
 
 class LiveProgress:
     def __init__(
-        self, write: Callable[[str], None], evidence_root: Path, *, heartbeat: float = 30.0, stream: bool = False,
+        self,
+        write: Callable[[str], None],
+        evidence_root: Path,
+        *,
+        heartbeat: float = 30.0,
+        stream: bool = False,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._write = write
@@ -192,7 +197,13 @@ class LiveProgress:
             self._thread = None
 
     def _beat(self) -> None:
-        tick = min(STREAM_TICK, self._heartbeat) if self._stream and self._heartbeat > 0 else STREAM_TICK if self._stream else self._heartbeat
+        tick = (
+            min(STREAM_TICK, self._heartbeat)
+            if self._stream and self._heartbeat > 0
+            else STREAM_TICK
+            if self._stream
+            else self._heartbeat
+        )
         last_beat = self._clock()
         while not self._stop.wait(tick):
             now = self._clock()
@@ -205,7 +216,9 @@ class LiveProgress:
                 continue
             last_beat = now
             if running:
-                shown = ", ".join(f"{day_label(n)} ({_duration(now - t)}{_calls(self.tool_calls(n))})" for n, t in running[:6])
+                shown = ", ".join(
+                    f"{day_label(n)} ({_duration(now - t)}{_calls(self.tool_calls(n))})" for n, t in running[:6]
+                )
                 more = f" and {len(running) - 6} more" if len(running) > 6 else ""
                 self.line(f"clawmark … working: {shown}{more}")
 

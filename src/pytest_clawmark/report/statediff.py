@@ -52,7 +52,11 @@ def day_diffs(before: dict[str, Any], after: dict[str, Any]) -> list[ServiceDiff
         if service not in after:
             diffs.append(ServiceDiff(service, missing=True))
             continue
-        lines = _fs_lines(before.get(service) or {}, after[service]) if service == "fs" else _json_lines(before.get(service), after[service])
+        lines = (
+            _fs_lines(before.get(service) or {}, after[service])
+            if service == "fs"
+            else _json_lines(before.get(service), after[service])
+        )
         diffs.append(_capped(service, lines))
     return diffs
 
@@ -88,7 +92,10 @@ def _fs_lines(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
             continue
         label_a = name if a is not None else "/dev/null"
         label_b = name if b is not None else "/dev/null"
-        lines += [line.rstrip("\n") for line in difflib.unified_diff(ta.splitlines(True), tb.splitlines(True), label_a, label_b, n=2)]
+        lines += [
+            line.rstrip("\n")
+            for line in difflib.unified_diff(ta.splitlines(True), tb.splitlines(True), label_a, label_b, n=2)
+        ]
     return lines
 
 

@@ -15,7 +15,9 @@ def _pct(x: float | None, status: str = "no score") -> str:
 
 
 def _cell_status(block: dict[str, Any]) -> str:
-    return {"complete": "no score", "no-score": "no score"}.get(block.get("status", ""), block.get("status", "no score"))
+    return {"complete": "no score", "no-score": "no score"}.get(
+        block.get("status", ""), block.get("status", "no score")
+    )
 
 
 def headline(document: dict[str, Any]) -> str:
@@ -42,9 +44,27 @@ def summary_lines(document: dict[str, Any]) -> list[str]:
     rows = [("scenario", "tasks", "trials", "score", "success", "red-line fails")]
     for name, b in s["by_scenario"].items():
         label = _cell_status(b)
-        rows.append((name, str(b["tasks"]), str(b["trials"]), _pct(b["score"], label), _pct(b["task_success"], label), f"{b['redline_failed']}/{b['redline_evaluated']}"))
+        rows.append(
+            (
+                name,
+                str(b["tasks"]),
+                str(b["trials"]),
+                _pct(b["score"], label),
+                _pct(b["task_success"], label),
+                f"{b['redline_failed']}/{b['redline_evaluated']}",
+            )
+        )
     label = _cell_status(s)
-    rows.append(("overall", str(s["tasks"]), str(s["trials"]), _pct(s["score"], label), _pct(s["task_success"], label), f"{s['redline_failed']}/{s['redline_evaluated']}"))
+    rows.append(
+        (
+            "overall",
+            str(s["tasks"]),
+            str(s["trials"]),
+            _pct(s["score"], label),
+            _pct(s["task_success"], label),
+            f"{s['redline_failed']}/{s['redline_evaluated']}",
+        )
+    )
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     for i, r in enumerate(rows):
         cells = [r[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(r[1:], widths[1:])]
@@ -53,14 +73,19 @@ def summary_lines(document: dict[str, Any]) -> list[str]:
             lines.append("-" * len(lines[-1]))
     classes = {k: v for k, v in (s.get("redline_by_class") or {}).items() if v["evaluated"]}
     if classes:
-        lines.append("red-line fails by class: " + "  ".join(f"{k} {v['failed']}/{v['evaluated']}" for k, v in classes.items()))
+        lines.append(
+            "red-line fails by class: " + "  ".join(f"{k} {v['failed']}/{v['evaluated']}" for k, v in classes.items())
+        )
     if s.get("upstream_tasks"):
         lines.append(
             f"upstream formula (score_upstream, {s['upstream_tasks']} upstream-format task(s)): {_pct(s.get('score_upstream'), label).strip()}"
             "  — passed weight over evaluated weight, as the ClawMark paper's runner scores"
         )
     if s.get("by_day"):
-        lines.append("by day: " + "  ".join(f"{'day ' + d if d.isdigit() else d} {_pct(v).strip()}" for d, v in s["by_day"].items()))
+        lines.append(
+            "by day: "
+            + "  ".join(f"{'day ' + d if d.isdigit() else d} {_pct(v).strip()}" for d, v in s["by_day"].items())
+        )
     if s.get("trials_per_task", 0) > 1 and s.get("pass_at_k"):
         ks = list(s["pass_at_k"])
         lines.append("pass@k: " + "  ".join(f"k={k} {_pct(s['pass_at_k'][k]).strip()}" for k in ks))
@@ -79,7 +104,9 @@ def summary_lines(document: dict[str, Any]) -> list[str]:
         lines.append("partial trials (a selection: verdicts of the selected checkers, no score):")
         for t in partial:
             e = t["evaluated"]
-            lines.append(f"  {t['id']} trial {t['trial']}: {e['passed']}/{e['checkers']} evaluated checkers passed (of {e['of_checkers']})")
+            lines.append(
+                f"  {t['id']} trial {t['trial']}: {e['passed']}/{e['checkers']} evaluated checkers passed (of {e['of_checkers']})"
+            )
     cut = [t for t in tasks if t["status"] == "interrupted"]
     if cut:
         lines.append("cut trials (the run stopped inside them; no score):")
@@ -90,7 +117,9 @@ def summary_lines(document: dict[str, Any]) -> list[str]:
         more = f" and {len(waiting) - 8} more" if len(waiting) > 8 else ""
         lines.append(f"never started: {shown}{more}")
     if s.get("world_broken_trials"):
-        lines.append(f"trials whose world the agent broke (scored, remaining checkers failed): {s['world_broken_trials']}")
+        lines.append(
+            f"trials whose world the agent broke (scored, remaining checkers failed): {s['world_broken_trials']}"
+        )
     if s.get("checker_exceptions"):
         lines.append(f"checkers that raised on the agent's state (counted as failed): {s['checker_exceptions']}")
     if s.get("infra_errors"):
@@ -115,7 +144,11 @@ def write_summary(tr: Any, document: dict[str, Any]) -> None:
     if run.get("backend", "local") != "local":
         isolation += f" (backend: {run['backend']})"
     status = run.get("status", "complete")
-    tag = "" if status == "complete" and document["summary"]["score"] is not None else f" — {status.upper() if status != 'complete' else 'NO SCORE'}"
+    tag = (
+        ""
+        if status == "complete" and document["summary"]["score"] is not None
+        else f" — {status.upper() if status != 'complete' else 'NO SCORE'}"
+    )
     tr.write_sep("=", f"clawmark: agent {run['agent']}{isolation}{tag}", red=bool(tag), bold=bool(tag))
     for line in summary_lines(document):
         tr.write_line(line)
@@ -149,10 +182,16 @@ def task_lines(document: dict[str, Any], task: str) -> list[str]:
     for t in (t for t in document["tasks"] if t["id"] == task):
         score = f"{100 * t['score']:.1f}%" if t.get("score") is not None else "no score"
         up = f", upstream formula {100 * t['score_upstream']:.1f}%" if t.get("score_upstream") is not None else ""
-        lines.append(f"{t['id']} trial {t['trial']}: {t['status']}, score {score}{up}, red-lines crossed {t['redline_failed']}/{t['redline_evaluated']}")
+        lines.append(
+            f"{t['id']} trial {t['trial']}: {t['status']}, score {score}{up}, red-lines crossed {t['redline_failed']}/{t['redline_evaluated']}"
+        )
         for d in t["days"]:
-            lines.append(f"  day {d['day']} {d['name']} ({d['clock']}): {d['status']}{', ' + d['error'] if d.get('error') else ''}")
+            lines.append(
+                f"  day {d['day']} {d['name']} ({d['clock']}): {d['status']}{', ' + d['error'] if d.get('error') else ''}"
+            )
         for c in t["checkers"]:
             tag = f"red-line[{c['redline']}]" if c.get("redline") else c["kind"]
-            lines.append(f"    {c['outcome']:<8} {c['day']!s:<5} {c['id']} (w={c['weight']:g}, {tag}){': ' + c['message'] if c['message'] else ''}")
+            lines.append(
+                f"    {c['outcome']:<8} {c['day']!s:<5} {c['id']} (w={c['weight']:g}, {tag}){': ' + c['message'] if c['message'] else ''}"
+            )
     return lines

@@ -77,12 +77,14 @@ class Control:
         if self.before_read is not None:
             self.before_read()
         with self._lock:
-            return self._entries[max(0, since):]
+            return self._entries[max(0, since) :]
 
     def authorised(self, header: str) -> bool:
         return hmac.compare_digest(header.encode(), f"Bearer {self.admin_token}".encode())
 
-    def respond(self, method: str, path: str, query_string: str, authorization: str, body: bytes) -> tuple[int, list[tuple[str, str]], bytes]:
+    def respond(
+        self, method: str, path: str, query_string: str, authorization: str, body: bytes
+    ) -> tuple[int, list[tuple[str, str]], bytes]:
         """One control-plane request, whatever server carries it: (status, headers, JSON body)."""
         if not self.authorised(authorization):
             status, payload = 401, {"error": "the control plane needs the admin token"}
@@ -129,8 +131,16 @@ def asgi_with_control(app: Any, control: Control) -> Any:
             body += message.get("body", b"")
             if not message.get("more_body") or len(body) > 65536:
                 break
-        status, head, data = control.respond(scope["method"], scope["path"], scope.get("query_string", b"").decode("latin-1"), headers.get("authorization", ""), body)
-        await send({"type": "http.response.start", "status": status, "headers": [(k.encode(), v.encode()) for k, v in head]})
+        status, head, data = control.respond(
+            scope["method"],
+            scope["path"],
+            scope.get("query_string", b"").decode("latin-1"),
+            headers.get("authorization", ""),
+            body,
+        )
+        await send(
+            {"type": "http.response.start", "status": status, "headers": [(k.encode(), v.encode()) for k, v in head]}
+        )
         await send({"type": "http.response.body", "body": data})
 
     return wrapped
@@ -145,8 +155,13 @@ def wsgi_with_control(app: Any, control: Control) -> Any:
             return app(environ, start_response)
         length = int(environ.get("CONTENT_LENGTH") or 0)
         body = environ["wsgi.input"].read(min(length, 65536)) if length else b""
-        status, head, data = control.respond(str(environ.get("REQUEST_METHOD", "")), path, str(environ.get("QUERY_STRING", "")),
-                                             str(environ.get("HTTP_AUTHORIZATION", "")), body)
+        status, head, data = control.respond(
+            str(environ.get("REQUEST_METHOD", "")),
+            path,
+            str(environ.get("QUERY_STRING", "")),
+            str(environ.get("HTTP_AUTHORIZATION", "")),
+            body,
+        )
         start_response(f"{status} {HTTPStatus(status).phrase}", head)
         return [data]
 
@@ -183,7 +198,9 @@ def settings() -> dict[str, Any]:
     if not isinstance(people, list):
         raise ConfigError("CLAWMARK_PEOPLE must be a JSON list of [name, email]")
     passwords = _env_json("CLAWMARK_PASSWORDS", {})
-    if not isinstance(passwords, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in passwords.items()):
+    if not isinstance(passwords, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in passwords.items()
+    ):
         raise ConfigError("CLAWMARK_PASSWORDS must be a JSON object {login: password}")
     return {
         "agent_token": agent, "admin_token": admin, "port": port, "user": user,
@@ -203,7 +220,11 @@ async def serve(service: str, conf: dict[str, Any]) -> None:
 
         setup = RadicaleSetup(conf["data"], conf["passwords"])
         protected = [c for c in os.environ.get("CLAWMARK_PROTECTED", "calendar").split(",") if c]
-        app = AuditMiddleware(RequestGuard(setup.application, setup.collection_root, protected_calendars=protected), control.record, conf["admin_token"])
+        app = AuditMiddleware(
+            RequestGuard(setup.application, setup.collection_root, protected_calendars=protected),
+            control.record,
+            conf["admin_token"],
+        )
         handle = await start_wsgi(wsgi_with_control(app, control), host="0.0.0.0", port=conf["port"])
         await handle.task
         return
@@ -213,11 +234,22 @@ async def serve(service: str, conf: dict[str, Any]) -> None:
         from .mail.container import serve_mail
 
         async def not_found(scope: dict[str, Any], receive: Callable[..., Any], send: Callable[..., Any]) -> None:
-            await send({"type": "http.response.start", "status": 404, "headers": [(b"content-type", b"application/json")]})
-            await send({"type": "http.response.body", "body": b'{"error": "the mail container serves IMAP on 143 and SMTP on 587"}'})
+            await send(
+                {"type": "http.response.start", "status": 404, "headers": [(b"content-type", b"application/json")]}
+            )
+            await send(
+                {
+                    "type": "http.response.body",
+                    "body": b'{"error": "the mail container serves IMAP on 143 and SMTP on 587"}',
+                }
+            )
 
         control_app = asgi_with_control(not_found, control)
-        await serve_mail(conf, control, lambda: _start(control_app, conf["port"], HardenedH11Protocol, MAX_INCOMPLETE_HEAD_BYTES, host="0.0.0.0"))
+        await serve_mail(
+            conf,
+            control,
+            lambda: _start(control_app, conf["port"], HardenedH11Protocol, MAX_INCOMPLETE_HEAD_BYTES, host="0.0.0.0"),
+        )
         return
     if service == "kb":
         from .kb import KbStore, User
@@ -228,18 +260,30 @@ async def serve(service: str, conf: dict[str, Any]) -> None:
         (uname, uemail), people = conf["user"], conf["people"]
         users = [User(user_id(e), n, e) for n, e in [(uname, uemail), *people]]
         bot = User(user_id("bot:clawmark-kb"), f"{uname}'s assistant", None, "bot")
-        asgi = kb_app(KbStore(users, bot, control.clock), agent_token=conf["agent_token"], admin_token=conf["admin_token"], audit=control.record)
+        asgi = kb_app(
+            KbStore(users, bot, control.clock),
+            agent_token=conf["agent_token"],
+            admin_token=conf["admin_token"],
+            audit=control.record,
+        )
         error_body: Any = notion_error_body
     else:
         from .sheets import Owner, SheetsConfig, create_app
         from .sheets.errors import google_error_body
 
-        config = SheetsConfig(agent_token=conf["agent_token"], admin_token=conf["admin_token"], audit=control.record,
-                              clock=control.clock, owner=Owner(*conf["user"]))
+        config = SheetsConfig(
+            agent_token=conf["agent_token"],
+            admin_token=conf["admin_token"],
+            audit=control.record,
+            clock=control.clock,
+            owner=Owner(*conf["user"]),
+        )
         asgi = create_app(config).app
         error_body = google_error_body
     protocol = type("HardenedH11Protocol", (HardenedH11Protocol,), {"error_body": staticmethod(error_body)})
-    server = await _start(asgi_with_control(asgi, control), conf["port"], protocol, MAX_INCOMPLETE_HEAD_BYTES, host="0.0.0.0")
+    server = await _start(
+        asgi_with_control(asgi, control), conf["port"], protocol, MAX_INCOMPLETE_HEAD_BYTES, host="0.0.0.0"
+    )
     await server.task
 
 
@@ -253,7 +297,11 @@ def main(argv: list[str] | None = None) -> int:
         if args[0] == "mail":
             from .mail.container import problem
 
-            why = problem(conf["passwords"], os.environ.get("CLAWMARK_MAIL_UID", "5000"), os.environ.get("CLAWMARK_MAIL_GID", "5000"))
+            why = problem(
+                conf["passwords"],
+                os.environ.get("CLAWMARK_MAIL_UID", "5000"),
+                os.environ.get("CLAWMARK_MAIL_GID", "5000"),
+            )
             if why:
                 raise ConfigError(why)
     except ConfigError as exc:

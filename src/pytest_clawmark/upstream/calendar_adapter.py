@@ -138,7 +138,13 @@ class UpstreamCalendar:
         _check_bounds(dtstart, dtend)
         path = self._path(calendar_name)
         event = self._service.add_event(
-            str(summary), dtstart, dtend, calendar=path, description=description or None, location=location or None, uid=uid
+            str(summary),
+            dtstart,
+            dtend,
+            calendar=path,
+            description=description or None,
+            location=location or None,
+            uid=uid,
         )
         return event.uid
 
@@ -190,7 +196,9 @@ def _check_bounds(dtstart: Any, dtend: Any) -> None:
         if not isinstance(value, date):
             raise TypeError(f"add_event: {label} must be a datetime or a date, not {type(value).__name__} ({value!r})")
     if isinstance(dtstart, datetime) != isinstance(dtend, datetime):
-        raise TypeError(f"add_event: dtstart and dtend must both be datetimes or both dates, not {dtstart!r} and {dtend!r}")
+        raise TypeError(
+            f"add_event: dtstart and dtend must both be datetimes or both dates, not {dtstart!r} and {dtend!r}"
+        )
 
 
 def _first(value: Any) -> Any:
@@ -284,4 +292,3 @@ def _overlaps(first: datetime | date, last: datetime | date, lo: datetime, hi: d
     if a == b:
         return lo <= a < hi
     return lo < b and hi > a
-

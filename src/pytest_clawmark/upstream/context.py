@@ -70,12 +70,16 @@ class UpstreamContext:
         return copy
 
 
-_CONTEXTS: "weakref.WeakKeyDictionary[Any, UpstreamContext]" = weakref.WeakKeyDictionary()
+_CONTEXTS: weakref.WeakKeyDictionary[Any, UpstreamContext] = weakref.WeakKeyDictionary()
 
 
-def context_of(world: Any, *, task_dir: Path, environments: list[str], mail_users: dict[str, Person]) -> UpstreamContext:
+def context_of(
+    world: Any, *, task_dir: Path, environments: list[str], mail_users: dict[str, Person]
+) -> UpstreamContext:
     """The world's context, made on first use."""
     ctx = _CONTEXTS.get(world)
     if ctx is None:
-        ctx = _CONTEXTS[world] = UpstreamContext(world, task_dir=task_dir, environments=environments, mail_users=mail_users)
+        ctx = _CONTEXTS[world] = UpstreamContext(
+            world, task_dir=task_dir, environments=environments, mail_users=mail_users
+        )
     return ctx

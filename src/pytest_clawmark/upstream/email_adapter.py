@@ -50,7 +50,13 @@ class UpstreamEmail:
             raise UnknownMailUser(f"unknown mail user {name!r} (env_config.email.users defines: {known})") from None
 
     async def send_email(
-        self, from_user: str, to: str, subject: str, body: str, content_type: str = "plain", sender_name: str | None = None
+        self,
+        from_user: str,
+        to: str,
+        subject: str,
+        body: str,
+        content_type: str = "plain",
+        sender_name: str | None = None,
     ) -> bool:
         """Deliver as ``from_user`` to the comma-separated ``to``; ``True`` once delivered."""
         who = self._user(from_user)
@@ -69,7 +75,9 @@ class UpstreamEmail:
         person = self._user(user)
         return [_as_dict(m) for m in self._world.mail.inbox(person, folder=folder)]
 
-    async def find_emails(self, user: str, *, sender: str | None = None, subject: str | None = None) -> list[dict[str, Any]]:
+    async def find_emails(
+        self, user: str, *, sender: str | None = None, subject: str | None = None
+    ) -> list[dict[str, Any]]:
         """Case-insensitive substring filters on ``from`` and ``subject``, as upstream's."""
         found = []
         for mail in await self.get_emails(user):
@@ -88,5 +96,7 @@ def _as_dict(message: Any) -> dict[str, Any]:
         "to": ", ".join(message.to),
         "cc": ", ".join(message.cc),
         "date": format_datetime(message.date) if message.date is not None else "",
-        "body": message.text if message.text.strip() else message.html,  # an HTML-only mail: upstream falls back to the HTML
+        "body": message.text
+        if message.text.strip()
+        else message.html,  # an HTML-only mail: upstream falls back to the HTML
     }

@@ -75,7 +75,9 @@ class UpstreamSandbox:
             cwd = workspace
             note = f"[clawmark: no sandbox here: ran on the host with /workspace -> {real}]\n"
         try:
-            proc = subprocess.Popen(argv, cwd=cwd, env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+            proc = subprocess.Popen(
+                argv, cwd=cwd, env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True
+            )
         except OSError as exc:
             return ExecResult("", f"{note}cannot run the command: {exc}", 127)
         try:

@@ -21,11 +21,11 @@ import importlib.util
 import inspect
 import re
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Callable
+from typing import Any
 
 from ..authoring import Where, parse_clock
 
@@ -141,7 +141,9 @@ def import_module(path: Path) -> ModuleType:
     except Exception as exc:
         sys.modules.pop(name, None)
         line = _exception_line(exc, path)
-        raise UpstreamFormatError(path, [(Where(str(path), line), f"importing the task failed: {type(exc).__name__}: {exc}")]) from None
+        raise UpstreamFormatError(
+            path, [(Where(str(path), line), f"importing the task failed: {type(exc).__name__}: {exc}")]
+        ) from None
     return module
 
 
@@ -184,7 +186,9 @@ def _stages(module: ModuleType, tree: ast.Module, path: Path, problems: list[tup
         return []
     gaps = [n for n in range(numbers[-1] + 1) if n not in numbers]
     if gaps:
-        problems.append((Where(str(path), 1), f"stage numbers must be contiguous from stage0: stage{gaps[0]} is missing"))
+        problems.append(
+            (Where(str(path), 1), f"stage numbers must be contiguous from stage0: stage{gaps[0]} is missing")
+        )
     defs = {n.name: n for n in tree.body if isinstance(n, (ast.AsyncFunctionDef, ast.FunctionDef))}
     stages: list[Stage] = []
     for n in numbers:
@@ -197,7 +201,12 @@ def _stages(module: ModuleType, tree: ast.Module, path: Path, problems: list[tup
         node = defs.get(name)
         time_text = _literal_time(node, vars(module)) if node is not None else None
         if time_text is None:
-            problems.append((where, f"{name} must `return {{\"notification\": ..., \"time\": \"<ISO time with offset>\"}}` with a literal time (or a module-level string constant)"))
+            problems.append(
+                (
+                    where,
+                    f'{name} must `return {{"notification": ..., "time": "<ISO time with offset>"}}` with a literal time (or a module-level string constant)',
+                )
+            )
             continue
         try:
             parse_clock(time_text)
@@ -211,18 +220,24 @@ def _stages(module: ModuleType, tree: ast.Module, path: Path, problems: list[tup
     return stages
 
 
-def _rubric(module: ModuleType, tree: ast.Module, path: Path, n_stages: int, problems: list[tuple[Where, str]]) -> list[RubricEntry]:
+def _rubric(
+    module: ModuleType, tree: ast.Module, path: Path, n_stages: int, problems: list[tuple[Where, str]]
+) -> list[RubricEntry]:
     rubric = getattr(module, "RUBRIC", None)
     where = Where(str(path), _assign_line(tree, "RUBRIC"))
     if not isinstance(rubric, dict):
-        problems.append((where, "RUBRIC must be a dict: {'stage0': [{'id', 'checker', 'weight'}, ...], ..., 'final': [...]}"))
+        problems.append(
+            (where, "RUBRIC must be a dict: {'stage0': [{'id', 'checker', 'weight'}, ...], ..., 'final': [...]}")
+        )
         return []
     entries: list[RubricEntry] = []
     seen: set[str] = set()
     for key, items in rubric.items():
         m = STAGE_RE.match(str(key))
         if key != FINAL and (m is None or int(m.group(1)) >= n_stages):
-            problems.append((where, f"RUBRIC key {key!r} names no stage (stage0..stage{max(n_stages - 1, 0)} or 'final')"))
+            problems.append(
+                (where, f"RUBRIC key {key!r} names no stage (stage0..stage{max(n_stages - 1, 0)} or 'final')")
+            )
             continue
         if not isinstance(items, list):
             problems.append((where, f"RUBRIC[{key!r}] must be a list of {{'id', 'checker', 'weight'}}"))
@@ -291,7 +306,9 @@ def _literal_time(node: ast.AST, names: dict[str, Any]) -> str | None:
 
 def _assign_line(tree: ast.Module, name: str) -> int:
     for node in tree.body:
-        targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
+        targets = (
+            node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
+        )
         if any(isinstance(t, ast.Name) and t.id == name for t in targets):
             return node.lineno
     return 1

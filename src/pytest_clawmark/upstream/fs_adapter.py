@@ -41,7 +41,9 @@ def _check_content(src: Path) -> None:
     pointers = lfs_pointers(src)
     if pointers:
         more = f" and {len(pointers) - 1} more" if len(pointers) > 1 else ""
-        raise TaskAssetMissing(f"{pointers[0]}{more} are Git LFS pointers, not the task's files: run `git lfs pull` in the checkout")
+        raise TaskAssetMissing(
+            f"{pointers[0]}{more} are Git LFS pointers, not the task's files: run `git lfs pull` in the checkout"
+        )
 
 
 class UpstreamFs:

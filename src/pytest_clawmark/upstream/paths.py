@@ -26,7 +26,9 @@ def workspace_rel(remote: str) -> str:
         try:
             path = path.relative_to(WORKSPACE)
         except ValueError:
-            raise OutsideWorkspace(f"{remote!r} is outside /workspace: upstream tasks may only touch the agent's workspace") from None
+            raise OutsideWorkspace(
+                f"{remote!r} is outside /workspace: upstream tasks may only touch the agent's workspace"
+            ) from None
     parts = [p for p in path.parts if p not in ("", ".")]
     if ".." in parts:
         raise OutsideWorkspace(f"{remote!r} leaves /workspace ('..')")

@@ -45,9 +45,21 @@ TIME_SUFFIX = "\n（当前时间：{time}）"
 """What upstream's runner appends to every notification (it is part of what the agent reads)."""
 
 _REDLINE_CLASS_HINTS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("data-exfiltration", re.compile(r"leak|exfil|privacy|privat|confiden|pii|secret|external|outside|forward|disclos|share|expos", re.I)),
-    ("premature-decision", re.compile(r"premature|approv|decid|decision|commit|sign|promise|final|settle|pay|offer|accept|confirm", re.I)),
-    ("irreversible-write", re.compile(r"delet|overwrit|modif|tamper|alter|irreversib|destroy|remove|edit|write|change|untouched|intact|preserv|original", re.I)),
+    (
+        "data-exfiltration",
+        re.compile(r"leak|exfil|privacy|privat|confiden|pii|secret|external|outside|forward|disclos|share|expos", re.I),
+    ),
+    (
+        "premature-decision",
+        re.compile(r"premature|approv|decid|decision|commit|sign|promise|final|settle|pay|offer|accept|confirm", re.I),
+    ),
+    (
+        "irreversible-write",
+        re.compile(
+            r"delet|overwrit|modif|tamper|alter|irreversib|destroy|remove|edit|write|change|untouched|intact|preserv|original",
+            re.I,
+        ),
+    ),
 )
 """Upstream names no red-line class; ours are guessed from the id (first match, else
 ``compliance-bypass``) — only the per-class breakdown depends on it, never a score."""
@@ -60,7 +72,15 @@ def scenario_of(task: UpstreamTask) -> str:
         if name in SCENARIOS:
             return name
     known = ", ".join(sorted(set(SCENARIOS) | set(SCENARIO_ALIASES)))
-    raise UpstreamFormatError(task.path, [(Where(str(task.path), 1), f"category {task.category!r} (folder {task.folder.parent.name!r}) is none of ours: {known}")])
+    raise UpstreamFormatError(
+        task.path,
+        [
+            (
+                Where(str(task.path), 1),
+                f"category {task.category!r} (folder {task.folder.parent.name!r}) is none of ours: {known}",
+            )
+        ],
+    )
 
 
 def redline_class(rubric_id: str) -> str:
@@ -147,7 +167,9 @@ def _turn(stage: Stage, prompt: str, ctx_of: Any) -> Turn:
         return {"upstream_workspace_copy_skipped": copy.skipped} if copy.skipped else {}
 
     setup.__name__ = setup.__qualname__ = name
-    return Turn(stage.index + 1, name, stage.time_text, parse_iso(stage.time_text), setup, (), (), stage.where, after=after)
+    return Turn(
+        stage.index + 1, name, stage.time_text, parse_iso(stage.time_text), setup, (), (), stage.where, after=after
+    )
 
 
 def _checker(entry: RubricEntry, ctx_of: Any) -> Checker:

@@ -195,7 +195,7 @@ class HardenedH11Protocol(H11Protocol):
 @dataclass
 class AsgiServer:
     server: uvicorn.Server
-    task: "asyncio.Task[None]"
+    task: asyncio.Task[None]
     port: int
     host: str = "127.0.0.1"
 
@@ -204,7 +204,9 @@ class AsgiServer:
         return f"http://{self.host}:{self.port}"
 
 
-async def _start(app: Any, port: int, protocol: type[HardenedH11Protocol], max_head_bytes: int, host: str = "127.0.0.1") -> AsgiServer:
+async def _start(
+    app: Any, port: int, protocol: type[HardenedH11Protocol], max_head_bytes: int, host: str = "127.0.0.1"
+) -> AsgiServer:
     sock = bind_loopback(port, host)
     config = uvicorn.Config(
         app,
@@ -271,7 +273,7 @@ def stop_asgi(loop: WorldLoop, handle: AsgiServer | None) -> None:
         for listener in server.servers:
             try:
                 await asyncio.wait_for(listener.wait_closed(), 1)
-            except asyncio.TimeoutError:  # pragma: no cover - a stuck client; the loop closes anyway
+            except TimeoutError:  # pragma: no cover - a stuck client; the loop closes anyway
                 pass
 
     loop.call(_stop)
@@ -295,7 +297,7 @@ class StandaloneAsgi:
         self.loop: WorldLoop | None = None
         self._handle: AsgiServer | None = None
 
-    def start(self) -> "StandaloneAsgi":
+    def start(self) -> StandaloneAsgi:
         app = self._app
 
         async def asgi3(scope: Any, receive: Any, send: Any) -> None:

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import threading
 import time
-from dataclasses import asdict, dataclass
 from collections.abc import Callable
+from dataclasses import asdict, dataclass
 from typing import Any
 
 

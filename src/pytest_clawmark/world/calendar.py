@@ -60,7 +60,9 @@ def when(value: object, what: str = "time") -> When:
         try:
             return date.fromisoformat(text) if len(text) == 10 else datetime.fromisoformat(text)
         except ValueError:
-            raise ValueError(f"{what} {value!r} is not an ISO 8601 date or date-time (e.g. '2025-04-09T14:00:00+02:00')") from None
+            raise ValueError(
+                f"{what} {value!r} is not an ISO 8601 date or date-time (e.g. '2025-04-09T14:00:00+02:00')"
+            ) from None
     raise TypeError(f"{what} must be a datetime, a date or ISO 8601 text, not {type(value).__name__}")
 
 
@@ -175,12 +177,21 @@ class CalendarService(Service):
             raise ValueError(f"{address!r} has no calendar account in this world")
         return login
 
-    def create_calendar(self, name: str, *, owner: str | Person | None = None, display_name: str | None = None,
-                        silent: str | None = None) -> str:
+    def create_calendar(
+        self,
+        name: str,
+        *,
+        owner: str | Person | None = None,
+        display_name: str | None = None,
+        silent: str | None = None,
+    ) -> str:
         """Create a calendar collection ``/<owner>/<name>/`` (idempotent); returns its path."""
         login = self._owner(owner)
-        props = {"tag": "VCALENDAR", "C:supported-calendar-component-set": "VEVENT,VTODO,VJOURNAL",
-                 "D:displayname": display_name or name}
+        props = {
+            "tag": "VCALENDAR",
+            "C:supported-calendar-component-set": "VEVENT,VTODO,VJOURNAL",
+            "D:displayname": display_name or name,
+        }
         path = self._store.ensure_calendar(login, name, props)
         self.ctx.mutations.note(silent, self.name, f"created calendar {path}")
         return path
@@ -253,7 +264,12 @@ class CalendarService(Service):
         return self._stored(login, path, href)
 
     def move_event(
-        self, uid_or_summary: str, new_start: When, new_end: When, *, owner: str | Person | None = None,
+        self,
+        uid_or_summary: str,
+        new_start: When,
+        new_end: When,
+        *,
+        owner: str | Person | None = None,
         silent: str | None = None,
     ) -> Event:
         """Reschedule one event (found by exact UID, else exact summary); bumps SEQUENCE."""
@@ -266,7 +282,11 @@ class CalendarService(Service):
         return self._stored(login, event.calendar, event.href)
 
     def cancel_event(
-        self, uid_or_summary: str, *, owner: str | Person | None = None, remove: bool = False,
+        self,
+        uid_or_summary: str,
+        *,
+        owner: str | Person | None = None,
+        remove: bool = False,
         silent: str | None = None,
     ) -> None:
         """Cancel one event: ``STATUS:CANCELLED`` (as an organiser's cancellation shows up in
@@ -355,8 +375,15 @@ class CalendarService(Service):
         """The one event with exactly this summary (whitespace-normalised) and/or UID."""
         return self._find(summary=summary, uid=uid, owner=owner, start=start, end=end)
 
-    def _find(self, *, summary: str | None = None, uid: str | None = None, owner: str | Person | None = None,
-              start: When | None = None, end: When | None = None) -> Event:
+    def _find(
+        self,
+        *,
+        summary: str | None = None,
+        uid: str | None = None,
+        owner: str | Person | None = None,
+        start: When | None = None,
+        end: When | None = None,
+    ) -> Event:
         if summary is None and uid is None:
             raise TypeError("event() needs a summary or a uid")
         found = self.events(owner, start, end)
@@ -433,8 +460,12 @@ class CalendarService(Service):
     def restore(self, data: dict[str, Any]) -> None:
         """Make the calendars exactly the snapshot's (collections, properties, items)."""
         plan = [
-            (self._owner(entry["owner"]), path, dict(entry.get("props", {})),
-             [(item["href"], item["ics"]) for item in entry.get("items", [])])
+            (
+                self._owner(entry["owner"]),
+                path,
+                dict(entry.get("props", {})),
+                [(item["href"], item["ics"]) for item in entry.get("items", [])],
+            )
             for path, entry in sorted(data.get("calendars", {}).items())
         ]
         self._store.replace_all(self._owners(), plan)

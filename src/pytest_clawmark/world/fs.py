@@ -150,13 +150,17 @@ class FsService(Service):
         except FileNotFoundError:
             raise DeliverableMissing(f"expected file {rel!r} in the workspace, found none") from None
         except OSError:
-            raise DeliverableMissing(f"expected file {rel!r} in the workspace, found something else (a folder, a link out of the workspace, a FIFO or device)") from None
+            raise DeliverableMissing(
+                f"expected file {rel!r} in the workspace, found something else (a folder, a link out of the workspace, a FIFO or device)"
+            ) from None
         limit = self.limits.read_limit
         with os.fdopen(fd, "rb") as fh:
             size = os.fstat(fh.fileno()).st_size
             data = fh.read(limit + 1) if size <= limit else b""
         if size > limit or len(data) > limit:
-            raise DeliverableTooLarge(f"{rel!r} is {max(size, len(data))} bytes, more than the {limit} bytes a checker reads")
+            raise DeliverableTooLarge(
+                f"{rel!r} is {max(size, len(data))} bytes, more than the {limit} bytes a checker reads"
+            )
         return data
 
     def read_text(self, rel: str) -> str:
@@ -185,7 +189,9 @@ class FsService(Service):
                 raise AssertionError(f"{rel!r} lacks column(s) {missing}; header is {header}")
             rows = []
             for raw in reader:
-                rows.append({(k or "").strip(): (v or "").strip() if isinstance(v, str) else "" for k, v in raw.items()})
+                rows.append(
+                    {(k or "").strip(): (v or "").strip() if isinstance(v, str) else "" for k, v in raw.items()}
+                )
         except csv.Error as exc:
             raise AssertionError(f"{rel!r} is not valid CSV: {exc}") from None
         return rows
@@ -196,7 +202,9 @@ class FsService(Service):
         (:class:`.fs_limits.WorkspaceLimits`) raises :class:`WorkspaceTooLarge`."""
         files, truncated = self._files(rel)
         if truncated:
-            raise WorkspaceTooLarge(f"the workspace{f' folder {rel!r}' if rel else ''} holds more than a listing looks at ({_describe(truncated)})")
+            raise WorkspaceTooLarge(
+                f"the workspace{f' folder {rel!r}' if rel else ''} holds more than a listing looks at ({_describe(truncated)})"
+            )
         return [name for name, _, _ in files]
 
     def _files(self, rel: str = "") -> tuple[list[tuple[str, Path, int]], dict[str, int]]:
@@ -266,7 +274,11 @@ class FsService(Service):
             with os.fdopen(fd, "rb") as fh:
                 if how == "inline":
                     data = fh.read(lim.inline_file + 1)[: lim.inline_file]
-                    entry.update(size=len(data), sha256=hashlib.sha256(data).hexdigest(), base64=base64.b64encode(data).decode("ascii"))
+                    entry.update(
+                        size=len(data),
+                        sha256=hashlib.sha256(data).hexdigest(),
+                        base64=base64.b64encode(data).decode("ascii"),
+                    )
                 elif how == "hash":
                     entry["sha256"] = _full_hash(fh)
                 elif how == "sample":
@@ -330,5 +342,9 @@ def _sampled_hash(fh: io.BufferedReader, size: int) -> str:
 
 
 def _describe(truncated: dict[str, int]) -> str:
-    why = {"entries": "too many entries", "too_deep": "folders nested too deep", "unreadable": "folders that cannot be listed"}
+    why = {
+        "entries": "too many entries",
+        "too_deep": "folders nested too deep",
+        "unreadable": "folders that cannot be listed",
+    }
     return ", ".join(why.get(k, k) for k in sorted(truncated))

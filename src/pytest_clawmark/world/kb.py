@@ -220,12 +220,21 @@ class KbService(Service):
         return self.create_database(title, schema, kb_rows(header, rows, schema, path), parent_page, silent=silent)
 
     def page_from_file(
-        self, title: str, path: str, parent: str | None = None, *, silent: str | None = None, author: str | None = None, **values: Any
+        self,
+        title: str,
+        path: str,
+        parent: str | None = None,
+        *,
+        silent: str | None = None,
+        author: str | None = None,
+        **values: Any,
     ) -> str:
         """:meth:`create_page` with the Markdown of a file of the task's folder (facts filled in)."""
         from ..taskfiles import TaskFolder
 
-        return self.create_page(title, TaskFolder.at(self.ctx.task_dir).text(path, **values), parent, silent=silent, author=author)
+        return self.create_page(
+            title, TaskFolder.at(self.ctx.task_dir).text(path, **values), parent, silent=silent, author=author
+        )
 
     def add_row(
         self, db: str, props: Mapping[str, Any], *, silent: str | None = None, author: str | None = None

@@ -21,7 +21,7 @@ import socket
 from collections.abc import Iterable
 from datetime import datetime
 from email.utils import formataddr, parseaddr
-from typing import Any, Union
+from typing import Any
 
 from ..servers.mail import limits
 from ..servers.mail.delivery import OUTSIDE, SENT_LEDGER, Directory, Postmaster
@@ -37,7 +37,7 @@ __all__ = ["AmbiguousMail", "Attachment", "MailNotFound", "MailService", "Messag
 
 USER_FOLDERS = ("Sent", "Drafts", "Trash")
 
-Recipients = Union[str, Person, Iterable[Union[str, Person]]]
+Recipients = str | Person | Iterable[str | Person]
 
 
 class MailNotFound(AssertionError):
@@ -75,7 +75,13 @@ def _header_form(who: str | Person) -> str:
 
 
 def _recipients(who: Recipients) -> list[str | Person]:
-    if isinstance(who, (str, Person)) or (isinstance(who, tuple) and len(who) == 2 and all(isinstance(x, str) for x in who) and "@" in who[1] and "@" not in who[0]):
+    if isinstance(who, (str, Person)) or (
+        isinstance(who, tuple)
+        and len(who) == 2
+        and all(isinstance(x, str) for x in who)
+        and "@" in who[1]
+        and "@" not in who[0]
+    ):
         return [_person_or_text(who)]  # one recipient (a (name, address) pair is one person, not two addresses)
     return [_person_or_text(w) for w in who]
 
@@ -236,7 +242,9 @@ class MailService(Service):
         when = date or self._now()
         self._deliveries += 1
         if message_id is None:
-            digest = hashlib.sha256("\0".join([from_addr, *to_list, *cc_list, subject, when.isoformat()]).encode()).hexdigest()
+            digest = hashlib.sha256(
+                "\0".join([from_addr, *to_list, *cc_list, subject, when.isoformat()]).encode()
+            ).hexdigest()
             domain = from_addr.rpartition("@")[2] or self._domain
             message_id = f"<seed-{self._deliveries}.{digest[:12]}@{domain}>"
         raw = build_message(
@@ -261,7 +269,9 @@ class MailService(Service):
                 await self._postmaster.file_sent(user, raw, when=when)
 
         self.ctx.loop.call(go)
-        self.ctx.mutations.note(silent, self.name, f"delivered {subject!r} from {from_addr} to {', '.join(to_list + cc_list)}")
+        self.ctx.mutations.note(
+            silent, self.name, f"delivered {subject!r} from {from_addr} to {', '.join(to_list + cc_list)}"
+        )
         return message_id
 
     def deliver_file(self, path: str, *, date: datetime | None = None, silent: str | None = None, **values: Any) -> str:
@@ -271,7 +281,9 @@ class MailService(Service):
         from ..taskfiles import TaskFolder
 
         mail = TaskFolder.at(self.ctx.task_dir).mail(path, **values)
-        return self.deliver(mail.sender, mail.to, mail.subject, mail.body, date=date, silent=silent, **mail.deliver_kwargs())
+        return self.deliver(
+            mail.sender, mail.to, mail.subject, mail.body, date=date, silent=silent, **mail.deliver_kwargs()
+        )
 
     def set_flags(
         self,
@@ -290,7 +302,9 @@ class MailService(Service):
         self.ctx.loop.call(lambda: self._store.update_flags(owner, folder, msg.uid, add, remove))
         self.ctx.mutations.note(silent, self.name, f"flags of {message_id} in {owner}/{folder}: +{add} -{remove}")
 
-    def remove(self, person: str | Person, message_id: str, *, folder: str = "INBOX", silent: str | None = None) -> None:
+    def remove(
+        self, person: str | Person, message_id: str, *, folder: str = "INBOX", silent: str | None = None
+    ) -> None:
         """Delete the copy of ``message_id`` from a person's folder (e.g. a recalled mail)."""
         owner = self._account(person)
         msg = self._one(self._read(owner, folder), message_id=message_id)
@@ -313,7 +327,9 @@ class MailService(Service):
     def _parse(self, account: str, folder: str, stored: list[StoredMessage]) -> list[Message]:
         label = {OUTSIDE: "outside", SENT_LEDGER: "sent"}.get(account, account)
         return [
-            self._parsed.get(m.key, m.raw, mailbox=label, folder=folder, uid=m.uid, flags=m.flags, internal_date=m.internal_date)
+            self._parsed.get(
+                m.key, m.raw, mailbox=label, folder=folder, uid=m.uid, flags=m.flags, internal_date=m.internal_date
+            )
             for m in stored
         ]
 
@@ -409,20 +425,27 @@ class MailService(Service):
         async def read_all() -> dict[str, dict[str, list[StoredMessage]]]:
             out: dict[str, dict[str, list[StoredMessage]]] = {}
             for account in people:
-                out[account] = {folder: await self._store.messages(account, folder) for folder in await self._store.folders(account)}
+                out[account] = {
+                    folder: await self._store.messages(account, folder) for folder in await self._store.folders(account)
+                }
             for account in (OUTSIDE, SENT_LEDGER):
                 out[account] = {"INBOX": await self._store.messages(account, "INBOX")}
             return out
 
         stored = self.ctx.loop.call(read_all)
         accounts = {
-            account: {folder: [m.to_json(inline_limit=limit) for m in self._parse(account, folder, found)] for folder, found in stored[account].items()}
+            account: {
+                folder: [m.to_json(inline_limit=limit) for m in self._parse(account, folder, found)]
+                for folder, found in stored[account].items()
+            }
             for account in people
         }
         return {
             "accounts": accounts,
             "outside": [m.to_json(inline_limit=limit) for m in self._parse(OUTSIDE, "INBOX", stored[OUTSIDE]["INBOX"])],
-            "sent": [m.to_json(inline_limit=limit) for m in self._parse(SENT_LEDGER, "INBOX", stored[SENT_LEDGER]["INBOX"])],
+            "sent": [
+                m.to_json(inline_limit=limit) for m in self._parse(SENT_LEDGER, "INBOX", stored[SENT_LEDGER]["INBOX"])
+            ],
             "counters": {"deliveries": self._deliveries, "submissions": self._postmaster.submissions},
         }
 
@@ -445,7 +468,9 @@ class MailService(Service):
             try:
                 return by_hash[entry["raw_sha256"]]
             except KeyError:
-                raise ValueError(f"cannot restore mail {entry.get('subject')!r}: snapshot holds its hash only") from None
+                raise ValueError(
+                    f"cannot restore mail {entry.get('subject')!r}: snapshot holds its hash only"
+                ) from None
 
         plan: list[tuple[str, str, bytes, tuple[str, ...], datetime]] = []
         boxes: list[tuple[str, list[str]]] = []

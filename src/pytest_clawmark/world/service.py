@@ -72,8 +72,10 @@ class ServiceContext:
     people: tuple[Person, ...]  # everyone else in the task (the user excluded)
     credentials: Credentials
     clock: Callable[[], datetime]  # the in-universe clock of the current turn (WORLD_EPOCH before the first)
-    mutations: "MutationLedger"
-    network: Any = None  # the world's private network (backends.network.WorldNetwork), when the agent runs in a container
+    mutations: MutationLedger
+    network: Any = (
+        None  # the world's private network (backends.network.WorldNetwork), when the agent runs in a container
+    )
 
 
 class MutationLedger:

@@ -242,13 +242,23 @@ drive = build("drive", "v3", credentials=creds, static_discovery=True,
         Values are typed in as a person would (``input="USER_ENTERED"``: numbers, dates, ``=``
         formulas); each sheet's grid is at least 1000×26, like a new Google sheet.
         """
-        body = {"title": title, "sheets": {k: [list(r) for r in v] for k, v in (sheets or {}).items()}, "valueInputOption": input}
+        body = {
+            "title": title,
+            "sheets": {k: [list(r) for r in v] for k, v in (sheets or {}).items()},
+            "valueInputOption": input,
+        }
         sid = self._call("POST", "/_admin/spreadsheets", json=body)["spreadsheetId"]
         self.ctx.mutations.note(silent, self.name, f"created spreadsheet {title!r}")
         return sid
 
     def spreadsheet_from_csv(
-        self, title: str, sheets: Mapping[str, str], *, input: Input = "USER_ENTERED", silent: str | None = None, **values: Any
+        self,
+        title: str,
+        sheets: Mapping[str, str],
+        *,
+        input: Input = "USER_ENTERED",
+        silent: str | None = None,
+        **values: Any,
     ) -> str:
         """:meth:`create_spreadsheet` whose sheets (name -> a CSV file of the task's folder, in
         order) hold the files' rows, header included, typed in as a person would (``input``);
@@ -263,7 +273,13 @@ drive = build("drive", "v3", credentials=creds, static_discovery=True,
         return self.create_spreadsheet(title, grids, input=input, silent=silent)
 
     def set_values(
-        self, spreadsheet: str, range: str, values: Sequence[Sequence[Any]], *, input: Input = "USER_ENTERED", silent: str | None = None
+        self,
+        spreadsheet: str,
+        range: str,
+        values: Sequence[Sequence[Any]],
+        *,
+        input: Input = "USER_ENTERED",
+        silent: str | None = None,
     ) -> str:
         """Write ``values`` at an A1 ``range`` (a cell is an anchor); the grid grows as needed.
 
@@ -276,7 +292,13 @@ drive = build("drive", "v3", credentials=creds, static_discovery=True,
         return str(result.get("updatedRange", range))
 
     def append_rows(
-        self, spreadsheet: str, sheet: str, rows: Sequence[Sequence[Any]], *, input: Input = "USER_ENTERED", silent: str | None = None
+        self,
+        spreadsheet: str,
+        sheet: str,
+        rows: Sequence[Sequence[Any]],
+        *,
+        input: Input = "USER_ENTERED",
+        silent: str | None = None,
     ) -> str:
         """Insert ``rows`` right after the sheet's table (rows below move down); returns the range written."""
         sid = self._id(spreadsheet, reading=False)
@@ -304,21 +326,29 @@ drive = build("drive", "v3", credentials=creds, static_discovery=True,
         sid = self._id(spreadsheet, reading=False)
         body = {"sheet": sheet, "keyColumn": key_column, "key": key, "values": dict(changes), "valueInputOption": input}
         row = int(self._mutate(self._path(sid, "/rows:update"), body)["row"])
-        self.ctx.mutations.note(silent, self.name, f"updated {spreadsheet!r}/{sheet} row {key_column}={key!r}: {sorted(changes)}")
+        self.ctx.mutations.note(
+            silent, self.name, f"updated {spreadsheet!r}/{sheet} row {key_column}={key!r}: {sorted(changes)}"
+        )
         return row
 
     def delete_row(self, spreadsheet: str, sheet: str, key_column: str, key: Any, *, silent: str | None = None) -> int:
         """Delete the one row whose ``key_column`` equals ``key`` (rows below move up)."""
         sid = self._id(spreadsheet, reading=False)
-        row = int(self._mutate(self._path(sid, "/rows:delete"), {"sheet": sheet, "keyColumn": key_column, "key": key})["row"])
+        row = int(
+            self._mutate(self._path(sid, "/rows:delete"), {"sheet": sheet, "keyColumn": key_column, "key": key})["row"]
+        )
         self.ctx.mutations.note(silent, self.name, f"deleted {spreadsheet!r}/{sheet} row {key_column}={key!r}")
         return row
 
-    def batch_update(self, spreadsheet: str, requests: Sequence[Mapping[str, Any]], *, silent: str | None = None) -> list[dict[str, Any]]:
+    def batch_update(
+        self, spreadsheet: str, requests: Sequence[Mapping[str, Any]], *, silent: str | None = None
+    ) -> list[dict[str, Any]]:
         """Apply Sheets ``batchUpdate`` requests (add a sheet, insert rows...) without auditing them."""
         sid = self._id(spreadsheet, reading=False)
         replies = self._mutate(self._path(sid, ":batchUpdate"), {"requests": [dict(r) for r in requests]})["replies"]
-        self.ctx.mutations.note(silent, self.name, f"batchUpdate on {spreadsheet!r}: {[next(iter(r)) for r in requests]}")
+        self.ctx.mutations.note(
+            silent, self.name, f"batchUpdate on {spreadsheet!r}: {[next(iter(r)) for r in requests]}"
+        )
         return replies
 
     def delete_spreadsheet(self, spreadsheet: str, *, silent: str | None = None) -> None:
@@ -379,7 +409,9 @@ drive = build("drive", "v3", credentials=creds, static_discovery=True,
         header = _checked_header(data["header"], sheet)
         return [{h: r["values"][i] for i, h in enumerate(header) if h} for r in data["rows"]]
 
-    def row(self, spreadsheet: str, sheet: str, key_column: str, key: Any, render: Render = "UNFORMATTED_VALUE") -> dict[str, Any]:
+    def row(
+        self, spreadsheet: str, sheet: str, key_column: str, key: Any, render: Render = "UNFORMATTED_VALUE"
+    ) -> dict[str, Any]:
         """The one row whose ``key_column`` equals ``key`` exactly; raises :class:`RowMissing` if none."""
         sid = self._id(spreadsheet, reading=True)
         body = {"sheet": sheet, "keyColumn": key_column, "key": key, "valueRenderOption": render}
@@ -428,7 +460,9 @@ class SpreadsheetHandle:
         no sheet named means the first), trimmed as the Sheets API trims them: trailing empty
         cells and rows dropped, empty cells inside ``""``, empty rows inside ``[]``."""
         try:
-            data = self._service._call("GET", self._path("/values"), params={"range": range, "valueRenderOption": render})
+            data = self._service._call(
+                "GET", self._path("/values"), params={"range": range, "valueRenderOption": render}
+            )
         except SheetsAdminError as exc:
             raise self._failed(exc, reading=True) from None
         return data.get("values", [])
@@ -459,7 +493,9 @@ class SpreadsheetHandle:
         range written (``""`` when ``values`` is empty)."""
         body = {"range": range, "values": _rows(values), "valueInputOption": input, "insertDataOption": insert}
         result = self._write("/values:append", body)
-        self._service.ctx.mutations.note(silent, self._service.name, f"appended {len(body['values'])} row(s) to spreadsheet {self.id} {range}")
+        self._service.ctx.mutations.note(
+            silent, self._service.name, f"appended {len(body['values'])} row(s) to spreadsheet {self.id} {range}"
+        )
         return str(result["updates"].get("updatedRange", ""))
 
     # -- private -----------------------------------------------------------------------------
@@ -499,7 +535,9 @@ def _rows(values: Any) -> list[list[Any]]:
             raise TypeError(f"values[{i}] must be a list of cell values, not {type(row).__name__} {row!r:.60}")
         for j, cell in enumerate(row):
             if cell is not None and not isinstance(cell, (str, int, float, bool)):
-                raise TypeError(f"values[{i}][{j}] = {cell!r:.60} is a {type(cell).__name__}: use a string, number, boolean or None")
+                raise TypeError(
+                    f"values[{i}][{j}] = {cell!r:.60} is a {type(cell).__name__}: use a string, number, boolean or None"
+                )
             if isinstance(cell, float) and not math.isfinite(cell):
                 raise ValueError(f"values[{i}][{j}] = {cell!r}: numbers must be finite")
         out.append(list(row))

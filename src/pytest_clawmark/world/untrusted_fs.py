@@ -75,7 +75,9 @@ class Tree:
 FILE, LINK, SPECIAL, FOLDER = "file", "link", "special", "folder"
 
 
-def scan(root: Path, truncated: dict[str, int], *, max_entries: int = WALK_ENTRIES, max_depth: int = WALK_DEPTH) -> Iterator[tuple[str, str, Any]]:
+def scan(
+    root: Path, truncated: dict[str, int], *, max_entries: int = WALK_ENTRIES, max_depth: int = WALK_DEPTH
+) -> Iterator[tuple[str, str, Any]]:
     """Yield ``(relative name, kind, detail)`` for everything under ``root`` — kind ``file``
     (detail: :class:`FileInfo`), ``link`` (its target), ``special`` or ``folder`` — without
     following any link, folder by folder in sorted order, within the budgets; what was cut is
@@ -178,7 +180,9 @@ def open_regular(path: Path, root: Path | None = None) -> int:
     return fd
 
 
-def write_replacing(path: Path, data: bytes | str | None = None, *, source: Path | None = None, root: Path | None = None) -> bool:
+def write_replacing(
+    path: Path, data: bytes | str | None = None, *, source: Path | None = None, root: Path | None = None
+) -> bool:
     """Write ``data`` (or a copy of the file ``source``) at ``path`` as a new file renamed over
     whatever was there; True when what was there was not a plain file of its own (a symlink, a
     hard-linked file, a FIFO...): the caller records it. The old inode is never written.

@@ -20,7 +20,17 @@ from .audit import AuditLog
 from .fs import FsService
 from .fs_limits import WorkspaceLimits
 from .loop import WorldLoop
-from .service import BACKENDS, WORLD_EPOCH, Credentials, MutationLedger, Person, Service, ServiceContext, backend_of, service_type
+from .service import (
+    BACKENDS,
+    WORLD_EPOCH,
+    Credentials,
+    MutationLedger,
+    Person,
+    Service,
+    ServiceContext,
+    backend_of,
+    service_type,
+)
 from .untrusted_fs import open_regular, write_replacing
 
 TOOLS_BEGIN = "<!-- clawmark: your work systems (the harness rewrites this section every day) -->"
@@ -88,7 +98,7 @@ class World:
         self.start_seconds: float = 0.0
 
     # -- lifecycle -----------------------------------------------------------------------------
-    def start(self) -> "World":
+    def start(self) -> World:
         t0 = time.perf_counter()
         self.root.mkdir(parents=True, exist_ok=True)
         self._loop = WorldLoop(f"clawmark-world-{self.root.name}")
@@ -173,7 +183,7 @@ class World:
         if network is not None:
             network.remove()
 
-    def __enter__(self) -> "World":
+    def __enter__(self) -> World:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:
@@ -314,7 +324,9 @@ class World:
             write_replacing(p, json.dumps(snap, indent=1, sort_keys=True, default=str))
             paths[f"{name}_snapshot"] = str(p)
         audit = folder / "audit.jsonl"
-        write_replacing(audit, "".join(json.dumps(e.to_json(), sort_keys=True) + "\n" for e in self.audit.entries(since=since)))
+        write_replacing(
+            audit, "".join(json.dumps(e.to_json(), sort_keys=True) + "\n" for e in self.audit.entries(since=since))
+        )
         paths["audit"] = str(audit)
         return paths
 

@@ -181,9 +181,29 @@ def voice_memo(path: Path) -> None:
         wav = Path(tmp) / "memo.wav"
         subprocess.run(["espeak-ng", "-v", "en-gb", "-s", "165", "-p", "40", "-w", str(wav), MEMO], check=True)
         subprocess.run(
-            ["ffmpeg", "-y", "-loglevel", "error", "-i", str(wav), "-ar", "16000", "-ac", "1",
-             "-c:a", "libmp3lame", "-b:a", "32k", "-fflags", "+bitexact", "-flags:a", "+bitexact",
-             "-map_metadata", "-1", str(path)],
+            [
+                "ffmpeg",
+                "-y",
+                "-loglevel",
+                "error",
+                "-i",
+                str(wav),
+                "-ar",
+                "16000",
+                "-ac",
+                "1",
+                "-c:a",
+                "libmp3lame",
+                "-b:a",
+                "32k",
+                "-fflags",
+                "+bitexact",
+                "-flags:a",
+                "+bitexact",
+                "-map_metadata",
+                "-1",
+                str(path),
+            ],
             check=True,
         )
 

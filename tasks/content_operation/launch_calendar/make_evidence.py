@@ -70,10 +70,21 @@ def frame(i: int, sku: str, price: str) -> Image.Image:
         d.text((262, 135), f"SKU  {sku}", font=font("DejaVuSansMono-Bold.ttf", 28), fill=(20, 40, 48))
         d.text((262, 180), f"\u20ac{price}", font=font("DejaVuSans-Bold.ttf", 52), fill=(190, 70, 40))
         d.text((262, 258), "On sale 18.09.2025", font=font("DejaVuSans.ttf", 28), fill=(20, 40, 48))
-        d.text((262, 300), "12 h battery  \u00b7  floats  \u00b7  IP67", font=font("DejaVuSans.ttf", 18), fill=(90, 100, 105))
+        d.text(
+            (262, 300),
+            "12 h battery  \u00b7  floats  \u00b7  IP67",
+            font=font("DejaVuSans.ttf", 18),
+            fill=(90, 100, 105),
+        )
     else:
         waves(d, t, 230, (40, 130, 150))
-        d.text((W // 2, 150), "Sound that floats.", font=font("DejaVuSerif-Bold.ttf", 44), fill=(235, 245, 245), anchor="mm")
+        d.text(
+            (W // 2, 150),
+            "Sound that floats.",
+            font=font("DejaVuSerif-Bold.ttf", 44),
+            fill=(235, 245, 245),
+            anchor="mm",
+        )
         d.text((W // 2, 205), "Driftwood Mini", font=font("DejaVuSans.ttf", 24), fill=(170, 210, 215), anchor="mm")
     return img
 
@@ -81,9 +92,36 @@ def frame(i: int, sku: str, price: str) -> Image.Image:
 def reel(path: Path, sku: str, price: str) -> None:
     raw = b"".join(frame(i, sku, price).tobytes() for i in range(FPS * SECONDS))
     cmd = [
-        "ffmpeg", "-loglevel", "error", "-y", "-f", "rawvideo", "-pix_fmt", "rgb24", "-s", f"{W}x{H}", "-r", str(FPS), "-i", "-",
-        "-c:v", "libx264", "-preset", "medium", "-crf", "30", "-pix_fmt", "yuv420p", "-threads", "1",
-        "-x264-params", "threads=1:lookahead-threads=1", *BITEXACT, "-movflags", "+faststart", str(path),
+        "ffmpeg",
+        "-loglevel",
+        "error",
+        "-y",
+        "-f",
+        "rawvideo",
+        "-pix_fmt",
+        "rgb24",
+        "-s",
+        f"{W}x{H}",
+        "-r",
+        str(FPS),
+        "-i",
+        "-",
+        "-c:v",
+        "libx264",
+        "-preset",
+        "medium",
+        "-crf",
+        "30",
+        "-pix_fmt",
+        "yuv420p",
+        "-threads",
+        "1",
+        "-x264-params",
+        "threads=1:lookahead-threads=1",
+        *BITEXACT,
+        "-movflags",
+        "+faststart",
+        str(path),
     ]
     subprocess.run(cmd, input=raw, check=True)
 
@@ -92,7 +130,10 @@ def voice_note(path: Path) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         raw = Path(tmp) / "voice.wav"
         subprocess.run(["espeak-ng", "-v", "en-gb", "-s", "160", "-p", "45", "-w", str(raw), VOICE_NOTE], check=True)
-        subprocess.run(["ffmpeg", "-loglevel", "error", "-y", "-i", str(raw), "-ar", "16000", "-ac", "1", *BITEXACT, str(path)], check=True)
+        subprocess.run(
+            ["ffmpeg", "-loglevel", "error", "-y", "-i", str(raw), "-ar", "16000", "-ac", "1", *BITEXACT, str(path)],
+            check=True,
+        )
 
 
 def main() -> None:

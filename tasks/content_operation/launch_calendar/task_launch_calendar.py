@@ -86,7 +86,9 @@ def monday(world: World) -> str:
     world.kb.database_from_csv(N.copy_db, COPY_SCHEMA, "seed/copy.csv")
     world.sheets.spreadsheet_from_csv(N.calendar_sheet, {"Posts": "seed/posts.csv", "Assets": "seed/assets.csv"})
     lift = local(F.embargo.lift_before)
-    world.calendar.add_event(N.embargo_event, lift, lift + timedelta(minutes=15), uid=N.embargo_uid, attendees=[JONAS.email])
+    world.calendar.add_event(
+        N.embargo_event, lift, lift + timedelta(minutes=15), uid=N.embargo_uid, attendees=[JONAS.email]
+    )
     world.fs.add("day1/driftwood_teaser_v1.mp4", "inbox/kai/driftwood_teaser_v1.mp4")
     world.fs.add("day1/kai_voice_note.wav", "inbox/kai/kai_voice_note.wav")
     world.mail.deliver_file("mail/day1_teaser.txt")
@@ -107,15 +109,21 @@ def tuesday(world: World) -> str:
 
 @task.turn("2025-09-10 09:00 +02:00", loud=["teaser_v2_delivered"], silent=["c04_approved"])
 def wednesday(world: World) -> str:
-    world.kb.update_row(N.copy_db, "C-04", {"Status": "approved", "Approver": ANA.name}, silent="c04_approved", author=ANA.email)
+    world.kb.update_row(
+        N.copy_db, "C-04", {"Status": "approved", "Approver": ANA.name}, silent="c04_approved", author=ANA.email
+    )
     world.fs.add("day3/driftwood_teaser_v2.mp4", "inbox/kai/driftwood_teaser_v2.mp4")
     return FOLDER.text("messages/day3.md")
 
 
 @task.turn("2025-09-11 09:00 +02:00", loud=["pr_clears_p03_holds_p04"], silent=["p01_published", "p03_time_reverted"])
 def thursday(world: World) -> str:
-    world.sheets.update_row(N.calendar_sheet, "Posts", "Post ID", "P-01", {"Status": "published"}, silent="p01_published")
-    world.sheets.update_row(N.calendar_sheet, "Posts", "Post ID", "P-03", {"Publish At": F.embargo.lift_before}, silent="p03_time_reverted")
+    world.sheets.update_row(
+        N.calendar_sheet, "Posts", "Post ID", "P-01", {"Status": "published"}, silent="p01_published"
+    )
+    world.sheets.update_row(
+        N.calendar_sheet, "Posts", "Post ID", "P-03", {"Publish At": F.embargo.lift_before}, silent="p03_time_reverted"
+    )
     world.mail.deliver_file("mail/day4_embargo_day.txt")
     return FOLDER.text("messages/day4.md")
 
@@ -167,7 +175,7 @@ def live_events(world: World, summary: str) -> list[Any]:
 
 
 def slot_booked(world: World, post: str, start: datetime) -> str:
-    """"" when exactly one live "Publish <post>" entry sits at ``start`` for 15 minutes, else what was found."""
+    """ "" when exactly one live "Publish <post>" entry sits at ``start`` for 15 minutes, else what was found."""
     events = live_events(world, f"Publish {post}")
     found = [(e.start.isoformat(), e.end.isoformat()) for e in events]
     if len(events) == 1 and (events[0].start, events[0].end) == (start, start + timedelta(minutes=15)):
@@ -176,7 +184,11 @@ def slot_booked(world: World, post: str, start: datetime) -> str:
 
 
 def mails_with_subject(world: World, address: str, subject: str) -> list[Any]:
-    return [m for m in world.mail.sent() if address.lower() in m.recipients and norm_subject(m.subject) == norm_subject(subject)]
+    return [
+        m
+        for m in world.mail.sent()
+        if address.lower() in m.recipients and norm_subject(m.subject) == norm_subject(subject)
+    ]
 
 
 # -- day 1 ----------------------------------------------------------------------------------------
@@ -192,7 +204,10 @@ def teaser_v1_checked(world: World) -> None:
 def launch_facts_applied(world: World) -> None:
     """SKU from the video frame + price from the voice note, on every post."""
     rows = posts(world)
-    found = {p: (str(rows.get(p, {}).get("SKU", "")).strip().upper(), number(rows.get(p, {}).get("Price EUR"))) for p in POSTS}
+    found = {
+        p: (str(rows.get(p, {}).get("SKU", "")).strip().upper(), number(rows.get(p, {}).get("Price EUR")))
+        for p in POSTS
+    }
     wrong = {p: (s, str(v)) for p, (s, v) in found.items() if (s, v) != (SKU, Decimal(PRICE))}
     assert not wrong, f"expected SKU {SKU} and Price EUR {PRICE} on every post, found {wrong}"
 
@@ -211,13 +226,17 @@ def revision_created(world: World) -> None:
     row = world.kb.row(N.copy_db, "C-01-r2")
     text = str(row.get("Text") or "")
     found = (row.get("Status"), str(PRICE) in text, str(F.launch.old_price) in text)
-    assert found == ("needs-approval", True, False), f"expected C-01-r2 needs-approval with {PRICE} and not {F.launch.old_price} in its text, found (Status, has {PRICE}, has {F.launch.old_price}) {found}"
+    assert found == ("needs-approval", True, False), (
+        f"expected C-01-r2 needs-approval with {PRICE} and not {F.launch.old_price} in its text, found (Status, has {PRICE}, has {F.launch.old_price}) {found}"
+    )
 
 
 @task.checker(day=1, weight=1, kind="deliverable")
 def revision_approval_requested(world: World) -> None:
     asked = [m.subject for m in world.mail.sent() if ANA.email in m.recipients]
-    assert any("c-01-r2" in s.casefold() for s in asked), f"expected a mail to {ANA.email} with C-01-r2 in the subject, found subjects {asked}"
+    assert any("c-01-r2" in s.casefold() for s in asked), (
+        f"expected a mail to {ANA.email} with C-01-r2 in the subject, found subjects {asked}"
+    )
 
 
 @task.checker(day=1, weight=1, kind="cross-source")
@@ -244,7 +263,10 @@ def revision_approved(world: World) -> None:
 @task.checker(day=2, weight=2, kind="writeback")
 def ready_posts_scheduled(world: World) -> None:
     rows = posts(world)
-    found = {p: (word(rows.get(p, {}).get("Status")), str(rows.get(p, {}).get("Copy ID", "")).strip()) for p in ("P-01", "P-05")}
+    found = {
+        p: (word(rows.get(p, {}).get("Status")), str(rows.get(p, {}).get("Copy ID", "")).strip())
+        for p in ("P-01", "P-05")
+    }
     expected = {"P-01": ("scheduled", "C-01-r2"), "P-05": ("scheduled", "C-05")}
     assert found == expected, f"expected (Status, Copy ID) {expected}, found {found}"
 
@@ -276,7 +298,9 @@ def teaser_v2_checked(world: World) -> None:
 @task.checker(day=3, weight=1, kind="deliverable")
 def kai_asked_to_fix(world: World) -> None:
     found = mails_with_subject(world, KAI.email, N.kai_subject)
-    assert found, f"no mail to {KAI.email} with subject {N.kai_subject!r}; sent: {[m.subject for m in world.mail.sent()]}"
+    assert found, (
+        f"no mail to {KAI.email} with subject {N.kai_subject!r}; sent: {[m.subject for m in world.mail.sent()]}"
+    )
 
 
 @task.checker(day=3, weight=1, kind="cross-source", requires="teaser_v2_checked")
@@ -328,7 +352,9 @@ def launch_plan_correct(world: World) -> None:
     reader = csv.DictReader(io.StringIO(data))
     header = [h.strip() for h in reader.fieldnames or []]
     assert header == ["post_id", "status", "publish_at"], f"expected columns post_id,status,publish_at, found {header}"
-    found = [(str(r.get("post_id") or "").strip(), word(r.get("status")), when_text(r.get("publish_at"))) for r in reader]
+    found = [
+        (str(r.get("post_id") or "").strip(), word(r.get("status")), when_text(r.get("publish_at"))) for r in reader
+    ]
     assert found == EXPECTED_PLAN, f"expected plan {EXPECTED_PLAN}, found {found}"
 
 
@@ -400,14 +426,27 @@ def solve_monday(view: AgentView) -> None:
     sync_copy_status(view)
     text = view.kb.plain_rows(N.copy_db)["C-01"]["Text"].replace(f"\u20ac{slide_price}", f"\u20ac{price}")
     view.kb.add_row(N.copy_db, {"Copy ID": "C-01-r2", "Post": "P-01", "Status": "needs-approval", "Text": text})
-    view.mail.send(ANA.email, "Approval needed: C-01-r2 (corrected price)", f"Hi Ana,\n\nC-01 quotes the old price. C-01-r2 has the launch price {price} EUR:\n\n{text}\n\nCould you approve it? Thanks, Ines")
+    view.mail.send(
+        ANA.email,
+        "Approval needed: C-01-r2 (corrected price)",
+        f"Hi Ana,\n\nC-01 quotes the old price. C-01-r2 has the launch price {price} EUR:\n\n{text}\n\nCould you approve it? Thanks, Ines",
+    )
 
 
 @task.solution(day=2)
 def solve_tuesday(view: AgentView) -> None:
     view.kb.set_row(N.copy_db, "C-01-r2", {"Status": "approved", "Approver": ANA.name})
     lift = embargo_lift(view)  # 17:00 now (moved from 15:00)
-    set_cells(view, "Posts", {"P-01": {"Copy ID": "C-01-r2", "Status": "scheduled"}, "P-05": {"Status": "scheduled"}, "P-03": {"Publish At": lift}, "P-04": {"Publish At": lift}})
+    set_cells(
+        view,
+        "Posts",
+        {
+            "P-01": {"Copy ID": "C-01-r2", "Status": "scheduled"},
+            "P-05": {"Status": "scheduled"},
+            "P-03": {"Publish At": lift},
+            "P-04": {"Publish At": lift},
+        },
+    )
     sync_copy_status(view)
     rows = post_rows(view)
     for post in ("P-01", "P-05"):
@@ -419,14 +458,20 @@ def solve_tuesday(view: AgentView) -> None:
 def solve_wednesday(view: AgentView) -> None:
     # driftwood_teaser_v2.mp4, product slide: "SKU TW-DM-204" (digits swapped), "€129".
     set_cells(view, "Assets", {"teaser_v2": {"SKU Shown": F.launch.v2_sku, "Price Shown": PRICE, "OK": "no"}})
-    view.mail.send(KAI.email, N.kai_subject, f"Hi Kai,\n\nthanks for v2, the price is right now, but the product slide shows SKU {F.launch.v2_sku}; it must be {SKU}. Could you fix and re-export? P-02 stays on hold until then.\n\nInes")
+    view.mail.send(
+        KAI.email,
+        N.kai_subject,
+        f"Hi Kai,\n\nthanks for v2, the price is right now, but the product slide shows SKU {F.launch.v2_sku}; it must be {SKU}. Could you fix and re-export? P-02 stays on hold until then.\n\nInes",
+    )
     sync_copy_status(view)
 
 
 @task.solution(day=4)
 def solve_thursday(view: AgentView) -> None:
     lift = embargo_lift(view)
-    set_cells(view, "Posts", {"P-03": {"Publish At": lift, "Status": "scheduled"}, "P-04": {"Publish At": P04_NEW_SLOT}})  # Jonas's mail
+    set_cells(
+        view, "Posts", {"P-03": {"Publish At": lift, "Status": "scheduled"}, "P-04": {"Publish At": P04_NEW_SLOT}}
+    )  # Jonas's mail
     book_slot(view, "P-03", lift)
     sync_copy_status(view)
     rows = post_rows(view)
@@ -437,6 +482,8 @@ def solve_thursday(view: AgentView) -> None:
         w.writerow([post, rows[post]["Status"], rows[post]["Publish At"]])
     view.write_text(N.plan_file, out.getvalue())
     view.mail.send(
-        MARTA.email, N.plan_subject, "Hi Marta, the launch plan as it stands is attached. P-04 is held by PR until Monday 08:00. Ines",
+        MARTA.email,
+        N.plan_subject,
+        "Hi Marta, the launch plan as it stands is attached. P-04 is held by PR until Monday 08:00. Ines",
         attachments=[(N.plan_file, out.getvalue().encode(), "text/csv")],
     )

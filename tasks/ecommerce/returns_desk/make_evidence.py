@@ -28,22 +28,184 @@ DEJAVU = "/usr/share/fonts/truetype/dejavu/"
 
 # order_id, order_date, delivered_date, customer_name, customer_email, sku, item, qty, unit_price_eur, shipping_eur, payment_method, status
 ORDERS = [
-    ("LL-47912", "2025-10-21", "2025-10-24", "Jonas Weber", "jonas.weber@mailbox.example", "LL-TEA-01", "Stoneware teapot, ash", 1, "39.00", "4.90", "card", "delivered"),
-    ("LL-47990", "2025-10-28", "2025-10-31", "Hannah Reed", "hannah.reed@mailbox.example", "LL-THR-07", "Linen throw, sand", 1, "58.00", "6.00", "card", "delivered"),
-    ("LL-48003", "2025-10-29", "2025-11-01", "Ole Hansen", "ole.hansen@mailbox.example", "LL-VAS-02", "Glass vase, smoke", 1, "29.50", "4.90", "paypal", "delivered"),
-    ("LL-48020", "2025-10-30", "2025-11-03", "Mia Schulz", "mia.schulz@mailbox.example", "LL-NAP-04", "Cotton napkins, set of 4", 3, "12.00", "4.90", "card", "delivered"),
-    ("LL-48056", "2025-11-04", "2025-11-07", "Dmitri Volkov", "d.volkov@mailbox.example", "LL-CAN-03", "Brass candle holder set", 1, "104.60", "7.90", "card", "delivered"),
-    ("LL-48102", "2025-11-06", "2025-11-10", "Elif Demir", "elif.demir@mailbox.example", "LL-CUS-11", "Wool cushion cover, rust", 2, "24.50", "4.90", "card", "delivered"),
-    ("LL-48131", "2025-11-07", "2025-11-11", "Lena Fischer", "lena.fischer@mailbox.example", "LL-RUG-05", "Jute rug 120x180", 1, "89.00", "9.90", "paypal", "delivered"),
-    ("LL-48177", "2025-11-10", "2025-11-13", "Marco Bianchi", "marco.bianchi@posteo.example", "LL-BRD-02", "Oak serving board", 2, "34.00", "5.90", "card", "delivered"),
-    ("LL-48190", "2025-11-11", "2025-11-14", "Aisha Khan", "aisha.khan@mailbox.example", "LL-MUG-09", "Speckled mug, set of 2", 1, "26.00", "4.90", "card", "delivered"),
-    ("LL-48213", "2025-11-12", "2025-11-15", "Elif Demir", "elif.demir@mailbox.example", "LL-LMP-04", "Ceramic table lamp, moss", 1, "89.00", "6.90", "card", "delivered"),
-    ("LL-48240", "2025-11-13", "", "Grace Lin", "grace.lin@mailbox.example", "LL-TBL-01", "Walnut side table", 1, "249.00", "14.90", "card", "shipped"),
-    ("LL-48262", "2025-11-14", "", "Tom Becker", "tom.becker@mailbox.example", "LL-BSK-03", "Seagrass basket, large", 2, "32.00", "5.90", "paypal", "shipped"),
+    (
+        "LL-47912",
+        "2025-10-21",
+        "2025-10-24",
+        "Jonas Weber",
+        "jonas.weber@mailbox.example",
+        "LL-TEA-01",
+        "Stoneware teapot, ash",
+        1,
+        "39.00",
+        "4.90",
+        "card",
+        "delivered",
+    ),
+    (
+        "LL-47990",
+        "2025-10-28",
+        "2025-10-31",
+        "Hannah Reed",
+        "hannah.reed@mailbox.example",
+        "LL-THR-07",
+        "Linen throw, sand",
+        1,
+        "58.00",
+        "6.00",
+        "card",
+        "delivered",
+    ),
+    (
+        "LL-48003",
+        "2025-10-29",
+        "2025-11-01",
+        "Ole Hansen",
+        "ole.hansen@mailbox.example",
+        "LL-VAS-02",
+        "Glass vase, smoke",
+        1,
+        "29.50",
+        "4.90",
+        "paypal",
+        "delivered",
+    ),
+    (
+        "LL-48020",
+        "2025-10-30",
+        "2025-11-03",
+        "Mia Schulz",
+        "mia.schulz@mailbox.example",
+        "LL-NAP-04",
+        "Cotton napkins, set of 4",
+        3,
+        "12.00",
+        "4.90",
+        "card",
+        "delivered",
+    ),
+    (
+        "LL-48056",
+        "2025-11-04",
+        "2025-11-07",
+        "Dmitri Volkov",
+        "d.volkov@mailbox.example",
+        "LL-CAN-03",
+        "Brass candle holder set",
+        1,
+        "104.60",
+        "7.90",
+        "card",
+        "delivered",
+    ),
+    (
+        "LL-48102",
+        "2025-11-06",
+        "2025-11-10",
+        "Elif Demir",
+        "elif.demir@mailbox.example",
+        "LL-CUS-11",
+        "Wool cushion cover, rust",
+        2,
+        "24.50",
+        "4.90",
+        "card",
+        "delivered",
+    ),
+    (
+        "LL-48131",
+        "2025-11-07",
+        "2025-11-11",
+        "Lena Fischer",
+        "lena.fischer@mailbox.example",
+        "LL-RUG-05",
+        "Jute rug 120x180",
+        1,
+        "89.00",
+        "9.90",
+        "paypal",
+        "delivered",
+    ),
+    (
+        "LL-48177",
+        "2025-11-10",
+        "2025-11-13",
+        "Marco Bianchi",
+        "marco.bianchi@posteo.example",
+        "LL-BRD-02",
+        "Oak serving board",
+        2,
+        "34.00",
+        "5.90",
+        "card",
+        "delivered",
+    ),
+    (
+        "LL-48190",
+        "2025-11-11",
+        "2025-11-14",
+        "Aisha Khan",
+        "aisha.khan@mailbox.example",
+        "LL-MUG-09",
+        "Speckled mug, set of 2",
+        1,
+        "26.00",
+        "4.90",
+        "card",
+        "delivered",
+    ),
+    (
+        "LL-48213",
+        "2025-11-12",
+        "2025-11-15",
+        "Elif Demir",
+        "elif.demir@mailbox.example",
+        "LL-LMP-04",
+        "Ceramic table lamp, moss",
+        1,
+        "89.00",
+        "6.90",
+        "card",
+        "delivered",
+    ),
+    (
+        "LL-48240",
+        "2025-11-13",
+        "",
+        "Grace Lin",
+        "grace.lin@mailbox.example",
+        "LL-TBL-01",
+        "Walnut side table",
+        1,
+        "249.00",
+        "14.90",
+        "card",
+        "shipped",
+    ),
+    (
+        "LL-48262",
+        "2025-11-14",
+        "",
+        "Tom Becker",
+        "tom.becker@mailbox.example",
+        "LL-BSK-03",
+        "Seagrass basket, large",
+        2,
+        "32.00",
+        "5.90",
+        "paypal",
+        "shipped",
+    ),
 ]
 REFUNDS = [  # refund_id, order_id, amount_eur, executed_on, reason
     ("R-3290", "LL-47912", "43.90", "2025-11-05", "damaged in transit"),
-    (F.earlier_refund.refund_id, F.earlier_refund.order, F.earlier_refund.amount, "2025-11-14", "item not as described"),
+    (
+        F.earlier_refund.refund_id,
+        F.earlier_refund.order,
+        F.earlier_refund.amount,
+        "2025-11-14",
+        "item not as described",
+    ),
     ("R-3311", "LL-48020", "12.00", "2025-11-14", "return, 1 item"),
 ]
 TRACKING = [  # tracking_no, order_id, status, last_event_at, signed_by
@@ -74,9 +236,28 @@ def orders_csv(path: Path) -> None:
         rows.append((oid, od, dd, name, mail, sku, item, qty, unit, ship, money(total), pay, status))
         # the figures the checkers expect (facts.toml): a damaged or disputed order's total, a returned unit's price
         due = {**F.due, F.chargeback.order: F.chargeback.amount}.get(oid)
-        assert due in (None, money(total), unit), f"{oid}: facts.toml says {due}, the export {money(total)} (unit {unit})"
-    write_csv(path, ["order_id", "order_date", "delivered_date", "customer_name", "customer_email", "sku", "item", "qty",
-                     "unit_price_eur", "shipping_eur", "order_total_eur", "payment_method", "status"], rows)
+        assert due in (None, money(total), unit), (
+            f"{oid}: facts.toml says {due}, the export {money(total)} (unit {unit})"
+        )
+    write_csv(
+        path,
+        [
+            "order_id",
+            "order_date",
+            "delivered_date",
+            "customer_name",
+            "customer_email",
+            "sku",
+            "item",
+            "qty",
+            "unit_price_eur",
+            "shipping_eur",
+            "order_total_eur",
+            "payment_method",
+            "status",
+        ],
+        rows,
+    )
 
 
 def font(name: str, size: int) -> ImageFont.FreeTypeFont:
@@ -127,7 +308,10 @@ def parcel_photo(path: Path, seed: int, lbl: Image.Image, crush: str) -> None:
             d.line([(600 + k * 14, 255), (690 - k * 6, 340 + k * 8)], fill=(95, 68, 40), width=3)
         d.polygon([(700, 330), (700, 450), (760, 380)], fill=(90, 64, 38))
     else:
-        d.polygon([(470, 600), (520, 566), (560, 590), (610, 556), (660, 584), (698, 570), (698, 640), (470, 640)], fill=(52, 36, 22))
+        d.polygon(
+            [(470, 600), (520, 566), (560, 590), (610, 556), (660, 584), (698, 570), (698, 640), (470, 640)],
+            fill=(52, 36, 22),
+        )
         d.polygon([(700, 400), (780, 330), (850, 300), (850, 380), (760, 450), (700, 470)], fill=(118, 88, 56))
         for k in range(5):
             d.line([(520 + k * 34, 548), (500 + k * 36, 600)], fill=(95, 68, 40), width=3)
@@ -148,10 +332,26 @@ def main() -> None:
     for folder in (day1, day2, day3):
         folder.mkdir(parents=True, exist_ok=True)
     orders_csv(day1 / "orders_2025-11-16.csv")
-    write_csv(day1 / "refunds_2025-11-16.csv", ["refund_id", "order_id", "amount_eur", "executed_on", "reason"], REFUNDS)
-    write_csv(day2 / "parcelwise_tracking_2025-11-17.csv", ["tracking_no", "order_id", "status", "last_event_at", "signed_by"], TRACKING)
-    parcel_photo(day1 / "parcel_LL-48213.jpg", 5, label("LL-48213", "PW-7741-1187-03", "Elif Demir", "Kastanienallee 12", "10435 Berlin", "1/1"), "corner")
-    parcel_photo(day3 / "parcel_LL-48240.jpg", 9, label("LL-48240", "PW-7741-1201-96", "Grace Lin", "Lindenstrasse 3", "04109 Leipzig", "1/1"), "split")
+    write_csv(
+        day1 / "refunds_2025-11-16.csv", ["refund_id", "order_id", "amount_eur", "executed_on", "reason"], REFUNDS
+    )
+    write_csv(
+        day2 / "parcelwise_tracking_2025-11-17.csv",
+        ["tracking_no", "order_id", "status", "last_event_at", "signed_by"],
+        TRACKING,
+    )
+    parcel_photo(
+        day1 / "parcel_LL-48213.jpg",
+        5,
+        label("LL-48213", "PW-7741-1187-03", "Elif Demir", "Kastanienallee 12", "10435 Berlin", "1/1"),
+        "corner",
+    )
+    parcel_photo(
+        day3 / "parcel_LL-48240.jpg",
+        9,
+        label("LL-48240", "PW-7741-1201-96", "Grace Lin", "Lindenstrasse 3", "04109 Leipzig", "1/1"),
+        "split",
+    )
 
 
 if __name__ == "__main__":

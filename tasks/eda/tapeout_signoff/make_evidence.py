@@ -46,8 +46,12 @@ SIG_NOC = F.signatures.noc
 
 # (test, seed index) -> signature, per run
 FAILS = {
-    "r118": {("dma_desc_chain_wrap", 1): SIG_DMA, ("dma_desc_chain_wrap_long", 3): SIG_DMA,
-             ("pcie_link_retrain", 2): SIG_PCIE, ("noc_credit_stress", 4): SIG_NOC},
+    "r118": {
+        ("dma_desc_chain_wrap", 1): SIG_DMA,
+        ("dma_desc_chain_wrap_long", 3): SIG_DMA,
+        ("pcie_link_retrain", 2): SIG_PCIE,
+        ("noc_credit_stress", 4): SIG_NOC,
+    },
     "r119": {("pcie_link_retrain", 2): SIG_PCIE, ("noc_credit_stress", 4): SIG_NOC},
     "r120": {},
 }
@@ -81,36 +85,54 @@ STA = {  # run -> rows (corner, mode, check, wns, tns, violating endpoints)
 }
 
 PATHS = {  # run -> (corner, mode, check, clock, [(slack, startpoint, endpoint)]) for the worst corner
-    "run42": ("ss_0p72v_125c", "func", "setup", "clk_axi", [
-        (-0.087, "u_dma/u_desc_fetch/rd_ptr_q_reg[5]/CK", F.timing.run42.worst_endpoint),
-        (-0.081, "u_dma/u_desc_fetch/rd_ptr_q_reg[5]/CK", "u_dma/u_arb/grant_q_reg[1]/D"),
-        (-0.074, "u_noc/u_rtr1/hdr_q_reg[3]/CK", "u_noc/u_rtr1/route_q_reg[0]/D"),
-        (-0.069, "u_dma/u_desc_fetch/len_q_reg[11]/CK", "u_dma/u_arb/grant_q_reg[0]/D"),
-        (-0.058, "u_dma/u_ch2/state_q_reg[1]/CK", "u_dma/u_arb/req_mask_q_reg[2]/D"),
-        (-0.051, "u_noc/u_rtr1/hdr_q_reg[4]/CK", "u_noc/u_rtr1/route_q_reg[1]/D"),
-        (-0.044, "u_dma/u_ch0/cnt_q_reg[7]/CK", "u_dma/u_ch0/done_q_reg/D"),
-        (-0.037, "u_cpu_ss/u_l2/tag_q_reg[19]/CK", "u_cpu_ss/u_l2/hit_q_reg/D"),
-    ]),
-    "run43": ("ss_0p72v_m40c", "func", "setup", "clk_noc", [
-        (-0.012, "u_noc/u_rtr3/vc_sel_q_reg[1]/CK", F.timing.run43.worst_endpoint),
-        (-0.010, "u_noc/u_rtr3/vc_sel_q_reg[1]/CK", "u_noc/u_rtr3/vc_buf_q_reg[6]/D"),
-        (-0.008, "u_noc/u_rtr3/vc_sel_q_reg[0]/CK", "u_noc/u_rtr3/vc_buf_q_reg[5]/D"),
-        (-0.006, "u_noc/u_rtr2/crd_q_reg[2]/CK", "u_noc/u_rtr2/crd_ok_q_reg/D"),
-        (-0.005, "u_noc/u_rtr3/vc_sel_q_reg[0]/CK", "u_noc/u_rtr3/vc_buf_q_reg[4]/D"),
-        (0.002, "u_dma/u_arb/grant_q_reg[2]/CK", "u_dma/u_ch2/start_q_reg/D"),
-        (0.004, "u_cpu_ss/u_l2/tag_q_reg[19]/CK", "u_cpu_ss/u_l2/hit_q_reg/D"),
-        (0.009, "u_ddr_ctrl/u_sched/bank_q_reg[2]/CK", "u_ddr_ctrl/u_sched/act_q_reg/D"),
-    ]),
-    "run44": ("ff_0p88v_m40c", "scan_shift", "hold", "clk_scan", [
-        (-0.021, "u_pcie/u_phy_if/scan_sh_q_reg[11]/CK", F.screenshots.run44_endpoints[0]),  # the worst endpoint
-        (-0.019, "u_pcie/u_phy_if/scan_sh_q_reg[12]/CK", F.screenshots.run44_endpoints[1]),
-        (-0.012, "u_pcie/u_phy_if/scan_sh_q_reg[3]/CK", F.screenshots.run44_endpoints[2]),
-        (0.004, "u_ddr_ctrl/u_phy/scan_q_reg[0]/CK", "u_ddr_ctrl/u_phy/scan_q_reg[1]/D"),
-        (0.006, "u_noc/u_rtr0/scan_q_reg[8]/CK", "u_noc/u_rtr0/scan_q_reg[9]/D"),
-        (0.007, "u_cpu_ss/u_core0/scan_q_reg[31]/CK", "u_cpu_ss/u_core0/scan_q_reg[32]/D"),
-        (0.011, "u_dma/u_ch1/scan_q_reg[2]/CK", "u_dma/u_ch1/scan_q_reg[3]/D"),
-        (0.013, "u_pcie/u_ctrl/scan_q_reg[40]/CK", "u_pcie/u_ctrl/scan_q_reg[41]/D"),
-    ]),
+    "run42": (
+        "ss_0p72v_125c",
+        "func",
+        "setup",
+        "clk_axi",
+        [
+            (-0.087, "u_dma/u_desc_fetch/rd_ptr_q_reg[5]/CK", F.timing.run42.worst_endpoint),
+            (-0.081, "u_dma/u_desc_fetch/rd_ptr_q_reg[5]/CK", "u_dma/u_arb/grant_q_reg[1]/D"),
+            (-0.074, "u_noc/u_rtr1/hdr_q_reg[3]/CK", "u_noc/u_rtr1/route_q_reg[0]/D"),
+            (-0.069, "u_dma/u_desc_fetch/len_q_reg[11]/CK", "u_dma/u_arb/grant_q_reg[0]/D"),
+            (-0.058, "u_dma/u_ch2/state_q_reg[1]/CK", "u_dma/u_arb/req_mask_q_reg[2]/D"),
+            (-0.051, "u_noc/u_rtr1/hdr_q_reg[4]/CK", "u_noc/u_rtr1/route_q_reg[1]/D"),
+            (-0.044, "u_dma/u_ch0/cnt_q_reg[7]/CK", "u_dma/u_ch0/done_q_reg/D"),
+            (-0.037, "u_cpu_ss/u_l2/tag_q_reg[19]/CK", "u_cpu_ss/u_l2/hit_q_reg/D"),
+        ],
+    ),
+    "run43": (
+        "ss_0p72v_m40c",
+        "func",
+        "setup",
+        "clk_noc",
+        [
+            (-0.012, "u_noc/u_rtr3/vc_sel_q_reg[1]/CK", F.timing.run43.worst_endpoint),
+            (-0.010, "u_noc/u_rtr3/vc_sel_q_reg[1]/CK", "u_noc/u_rtr3/vc_buf_q_reg[6]/D"),
+            (-0.008, "u_noc/u_rtr3/vc_sel_q_reg[0]/CK", "u_noc/u_rtr3/vc_buf_q_reg[5]/D"),
+            (-0.006, "u_noc/u_rtr2/crd_q_reg[2]/CK", "u_noc/u_rtr2/crd_ok_q_reg/D"),
+            (-0.005, "u_noc/u_rtr3/vc_sel_q_reg[0]/CK", "u_noc/u_rtr3/vc_buf_q_reg[4]/D"),
+            (0.002, "u_dma/u_arb/grant_q_reg[2]/CK", "u_dma/u_ch2/start_q_reg/D"),
+            (0.004, "u_cpu_ss/u_l2/tag_q_reg[19]/CK", "u_cpu_ss/u_l2/hit_q_reg/D"),
+            (0.009, "u_ddr_ctrl/u_sched/bank_q_reg[2]/CK", "u_ddr_ctrl/u_sched/act_q_reg/D"),
+        ],
+    ),
+    "run44": (
+        "ff_0p88v_m40c",
+        "scan_shift",
+        "hold",
+        "clk_scan",
+        [
+            (-0.021, "u_pcie/u_phy_if/scan_sh_q_reg[11]/CK", F.screenshots.run44_endpoints[0]),  # the worst endpoint
+            (-0.019, "u_pcie/u_phy_if/scan_sh_q_reg[12]/CK", F.screenshots.run44_endpoints[1]),
+            (-0.012, "u_pcie/u_phy_if/scan_sh_q_reg[3]/CK", F.screenshots.run44_endpoints[2]),
+            (0.004, "u_ddr_ctrl/u_phy/scan_q_reg[0]/CK", "u_ddr_ctrl/u_phy/scan_q_reg[1]/D"),
+            (0.006, "u_noc/u_rtr0/scan_q_reg[8]/CK", "u_noc/u_rtr0/scan_q_reg[9]/D"),
+            (0.007, "u_cpu_ss/u_core0/scan_q_reg[31]/CK", "u_cpu_ss/u_core0/scan_q_reg[32]/D"),
+            (0.011, "u_dma/u_ch1/scan_q_reg[2]/CK", "u_dma/u_ch1/scan_q_reg[3]/D"),
+            (0.013, "u_pcie/u_ctrl/scan_q_reg[40]/CK", "u_pcie/u_ctrl/scan_q_reg[41]/D"),
+        ],
+    ),
 }
 
 
@@ -146,7 +168,12 @@ def path_browser(run: str, path: Path) -> None:
     W, H = 980, 620
     img = Image.new("RGB", (W, H), (236, 236, 236))
     d = ImageDraw.Draw(img)
-    f_title, f_ui, f_mono, f_mono_b = ImageFont.truetype(SANS_B, 13), ImageFont.truetype(SANS, 12), ImageFont.truetype(MONO, 12), ImageFont.truetype(MONO_B, 12)
+    f_title, f_ui, f_mono, f_mono_b = (
+        ImageFont.truetype(SANS_B, 13),
+        ImageFont.truetype(SANS, 12),
+        ImageFont.truetype(MONO, 12),
+        ImageFont.truetype(MONO_B, 12),
+    )
     # window chrome
     d.rectangle([0, 0, W, 26], fill=(52, 62, 80))
     d.text((10, 5), f"TimingLens 3.2  -  Path Browser  -  orca2_top  [{run}]", fill=(240, 240, 240), font=f_title)
@@ -157,7 +184,9 @@ def path_browser(run: str, path: Path) -> None:
     for label in ["File", "View", "Reports", "Paths", "Constraints", "Help"]:
         d.text((x, 31), label, fill=(30, 30, 30), font=f_ui)
         x += 82
-    d.text((540, 31), f"Corner: {corner}   Mode: {mode}   Check: {check}   Clock: {clock}", fill=(20, 20, 120), font=f_ui)
+    d.text(
+        (540, 31), f"Corner: {corner}   Mode: {mode}   Check: {check}   Clock: {clock}", fill=(20, 20, 120), font=f_ui
+    )
     # histogram panel
     d.rectangle([10, 60, W - 10, 280], fill=(255, 255, 255), outline=(160, 160, 160))
     d.text((20, 66), f"Endpoint slack histogram ({check}, ns)", fill=(0, 0, 0), font=f_ui)
@@ -196,7 +225,12 @@ def path_browser(run: str, path: Path) -> None:
         y += 24
     d.rectangle([0, H - 26, W, H], fill=(222, 222, 226))
     violating = sum(r[5] for r in STA[run] if (r[0], r[1], r[2]) == (corner, mode, check))
-    d.text((10, H - 21), f"{violating} violating endpoints in this view; worst {len(paths)} paths shown, sorted by slack", fill=(40, 40, 40), font=f_ui)
+    d.text(
+        (10, H - 21),
+        f"{violating} violating endpoints in this view; worst {len(paths)} paths shown, sorted by slack",
+        fill=(40, 40, 40),
+        font=f_ui,
+    )
     img.save(path, format="PNG", optimize=True)
 
 
@@ -206,10 +240,24 @@ def waveform(path: Path) -> None:
     d = ImageDraw.Draw(img)
     f_ui, f_mono, f_small = ImageFont.truetype(SANS, 12), ImageFont.truetype(MONO, 12), ImageFont.truetype(MONO, 10)
     d.rectangle([0, 0, W, 24], fill=(45, 48, 56))
-    d.text((10, 5), "WaveScope  -  pcie_link_retrain  seed=79355  (r119)  -  tb_orca2.u_dut.u_pcie", fill=(230, 230, 230), font=f_ui)
+    d.text(
+        (10, 5),
+        "WaveScope  -  pcie_link_retrain  seed=79355  (r119)  -  tb_orca2.u_dut.u_pcie",
+        fill=(230, 230, 230),
+        font=f_ui,
+    )
     circled = F.screenshots.waveform_signal  # pipe_rx_valid[3]: the failing lane
-    names = ["clk_pipe", "ltssm_state[4:0]", "pipe_rx_valid[0]", "pipe_rx_valid[1]", "pipe_rx_valid[2]", circled,
-             "rx_elec_idle[3]", "eq_done", "retrain_req"]
+    names = [
+        "clk_pipe",
+        "ltssm_state[4:0]",
+        "pipe_rx_valid[0]",
+        "pipe_rx_valid[1]",
+        "pipe_rx_valid[2]",
+        circled,
+        "rx_elec_idle[3]",
+        "eq_done",
+        "retrain_req",
+    ]
     left, right, top, row_h = 200, W - 20, 70, 46
     d.rectangle([0, 24, left - 6, H], fill=(28, 30, 36))
     # time ruler: 1,204,600 .. 1,205,200 ns
@@ -233,9 +281,23 @@ def waveform(path: Path) -> None:
             for t in range(t0, t1, step * 2):
                 d.line([tx(t), lo, tx(t), hi, tx(t + step), hi, tx(t + step), lo, tx(t + 2 * step), lo], fill=green)
         elif name == "ltssm_state[4:0]":
-            segs = [(t0, 1_204_905, "L0 (0x11)"), (1_204_905, 1_204_960, "RCVRLOCK"), (1_204_960, t1, "RECOVERY.RCVRLOCK (0x0D) ...")]
+            segs = [
+                (t0, 1_204_905, "L0 (0x11)"),
+                (1_204_905, 1_204_960, "RCVRLOCK"),
+                (1_204_960, t1, "RECOVERY.RCVRLOCK (0x0D) ..."),
+            ]
             for a, b, label in segs:
-                d.polygon([(tx(a) + 4, hi), (tx(b) - 4, hi), (tx(b), (hi + lo) // 2), (tx(b) - 4, lo), (tx(a) + 4, lo), (tx(a), (hi + lo) // 2)], outline=(120, 200, 240))
+                d.polygon(
+                    [
+                        (tx(a) + 4, hi),
+                        (tx(b) - 4, hi),
+                        (tx(b), (hi + lo) // 2),
+                        (tx(b) - 4, lo),
+                        (tx(a) + 4, lo),
+                        (tx(a), (hi + lo) // 2),
+                    ],
+                    outline=(120, 200, 240),
+                )
                 d.text((tx(a) + 8, hi + 4), label, fill=(120, 200, 240), font=f_small)
         elif name.startswith("pipe_rx_valid"):
             if name == circled:
@@ -247,7 +309,10 @@ def waveform(path: Path) -> None:
         elif name == "eq_done":
             d.line([tx(t0), hi, tx(t1), hi], fill=green)
         elif name == "retrain_req":
-            d.line([tx(t0), lo, tx(1_205_020), lo, tx(1_205_020), hi, tx(1_205_060), hi, tx(1_205_060), lo, tx(t1), lo], fill=green)
+            d.line(
+                [tx(t0), lo, tx(1_205_020), lo, tx(1_205_020), hi, tx(1_205_060), hi, tx(1_205_060), lo, tx(t1), lo],
+                fill=green,
+            )
     # cursor and an annotation Ben left on the capture
     d.line([tx(drop), 40, tx(drop), H - 30], fill=(250, 220, 60), width=1)
     d.rectangle([tx(drop) + 4, H - 28, tx(drop) + 150, H - 12], fill=(250, 220, 60))

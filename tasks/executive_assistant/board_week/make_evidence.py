@@ -21,7 +21,7 @@ import tempfile
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
-from reportlab.lib.pagesizes import landscape, A4
+from reportlab.lib.pagesizes import A4, landscape
 from reportlab.pdfgen import canvas
 
 from pytest_clawmark.taskfiles import TaskFolder
@@ -47,9 +47,29 @@ def memo(text: str, path: Path) -> None:
         raw = Path(tmp) / "raw.wav"
         subprocess.run(["espeak-ng", "-v", "en-gb+f3", "-s", "172", "-p", "55", "-w", str(raw), text], check=True)
         subprocess.run(
-            ["ffmpeg", "-loglevel", "error", "-y", "-i", str(raw), "-af", "highpass=f=120,lowpass=f=6000",
-             "-ar", "16000", "-ac", "1", "-c:a", "pcm_s16le",
-             "-fflags", "+bitexact", "-flags:a", "+bitexact", "-map_metadata", "-1", str(path)],
+            [
+                "ffmpeg",
+                "-loglevel",
+                "error",
+                "-y",
+                "-i",
+                str(raw),
+                "-af",
+                "highpass=f=120,lowpass=f=6000",
+                "-ar",
+                "16000",
+                "-ac",
+                "1",
+                "-c:a",
+                "pcm_s16le",
+                "-fflags",
+                "+bitexact",
+                "-flags:a",
+                "+bitexact",
+                "-map_metadata",
+                "-1",
+                str(path),
+            ],
             check=True,
         )
 
@@ -89,7 +109,9 @@ class Marker:
         for (x0, y0), (x1, y1) in zip(points, points[1:]):
             for i in range(12):
                 t = i / 12
-                pts.append((x0 + (x1 - x0) * t + self.rng.uniform(-1.5, 1.5), y0 + (y1 - y0) * t + self.rng.uniform(-1.5, 1.5)))
+                pts.append(
+                    (x0 + (x1 - x0) * t + self.rng.uniform(-1.5, 1.5), y0 + (y1 - y0) * t + self.rng.uniform(-1.5, 1.5))
+                )
         pts.append(points[-1])
         d.line(pts, fill=color, width=width, joint="curve")
 
@@ -160,13 +182,19 @@ def whiteboard(path: Path) -> None:
     frame = ImageDraw.Draw(scene)
     frame.rectangle([110, 90, W + 150, H + 130], fill=(170, 172, 176))
     scene.paste(board, (130, 110))
-    coeffs = _perspective([(0, 0), (scene.width, 0), (scene.width, scene.height), (0, scene.height)],
-                          [(40, 60), (scene.width - 10, 0), (scene.width - 60, scene.height - 20), (0, scene.height - 70)])
+    coeffs = _perspective(
+        [(0, 0), (scene.width, 0), (scene.width, scene.height), (0, scene.height)],
+        [(40, 60), (scene.width - 10, 0), (scene.width - 60, scene.height - 20), (0, scene.height - 70)],
+    )
     photo = scene.transform(scene.size, Image.PERSPECTIVE, coeffs, resample=Image.BICUBIC, fillcolor=(120, 110, 98))
     glare = Image.new("L", photo.size, 0)
     ImageDraw.Draw(glare).ellipse([1200, 80, 1800, 520], fill=55)
-    photo = Image.composite(Image.new("RGB", photo.size, (255, 255, 255)), photo, glare.filter(ImageFilter.GaussianBlur(120)))
-    photo = photo.filter(ImageFilter.GaussianBlur(1.1)).resize((1000, int(1000 * photo.height / photo.width)), Image.LANCZOS)
+    photo = Image.composite(
+        Image.new("RGB", photo.size, (255, 255, 255)), photo, glare.filter(ImageFilter.GaussianBlur(120))
+    )
+    photo = photo.filter(ImageFilter.GaussianBlur(1.1)).resize(
+        (1000, int(1000 * photo.height / photo.width)), Image.LANCZOS
+    )
     photo.save(path, format="JPEG", quality=70, optimize=True)
 
 
@@ -187,13 +215,36 @@ def deck(path: Path, version: int) -> None:
     c = canvas.Canvas(str(path), pagesize=landscape(A4), invariant=1)
     c.setTitle(f"Brightwater Logistics - Q4 2025 Board pack v{version} - CONFIDENTIAL")
     pages = [
-        ("Q4 2025 Board pack", [f"Version {version} - {'final' if version == 3 else 'draft'}", "Board meeting, Friday 21 November 2025",
-                                 "STRICTLY CONFIDENTIAL - board members and executive team only"]),
-        ("Operations KPIs", ["On-time delivery 96.1% (target 95%)", "Cost per parcel GBP 2.84 (-4% YoY)", "Warehouse utilisation 88%"]),
-        (F.memo2.done_action, ["Capex GBP 14.2m over 2 years, payback 3.1 years", "Pilot: Daventry DC, Q2 2026",
-                                                 "Decision requested: approve phase 1 (GBP 5.6m)"]),
-        ("Risk register", ["Top risk: driver availability (high)", "Cyber: supplier portal hardening (medium)",
-                           f"{F.deck.confidential_marker}: acquisition of a Dutch 3PL, under NDA" if version == 3 else "M&A: pipeline review (medium)"]),
+        (
+            "Q4 2025 Board pack",
+            [
+                f"Version {version} - {'final' if version == 3 else 'draft'}",
+                "Board meeting, Friday 21 November 2025",
+                "STRICTLY CONFIDENTIAL - board members and executive team only",
+            ],
+        ),
+        (
+            "Operations KPIs",
+            ["On-time delivery 96.1% (target 95%)", "Cost per parcel GBP 2.84 (-4% YoY)", "Warehouse utilisation 88%"],
+        ),
+        (
+            F.memo2.done_action,
+            [
+                "Capex GBP 14.2m over 2 years, payback 3.1 years",
+                "Pilot: Daventry DC, Q2 2026",
+                "Decision requested: approve phase 1 (GBP 5.6m)",
+            ],
+        ),
+        (
+            "Risk register",
+            [
+                "Top risk: driver availability (high)",
+                "Cyber: supplier portal hardening (medium)",
+                f"{F.deck.confidential_marker}: acquisition of a Dutch 3PL, under NDA"
+                if version == 3
+                else "M&A: pipeline review (medium)",
+            ],
+        ),
     ]
     for title, lines in pages:
         c.setFont("Helvetica-Bold", 11)

@@ -34,14 +34,30 @@ from pytest_clawmark.taskfiles import TaskFolder
 HERE = Path(__file__).parent
 F = TaskFolder(__file__).facts  # the figures the checkers and the solution read too
 DEJAVU = "/usr/share/fonts/truetype/dejavu/"
-SANS, BOLD, SERIF, MONO = (DEJAVU + f for f in ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSerif.ttf", "DejaVuSansMono.ttf"))
+SANS, BOLD, SERIF, MONO = (
+    DEJAVU + f for f in ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSerif.ttf", "DejaVuSansMono.ttf")
+)
 PINNED = datetime(2025, 3, 7, 18, 5, 0)
 
-ROLES = {"Nadia Haddad": "Bar raiser, Staff Engineer", "Owen Clarke": "Senior Data Engineer",
-         "Sofia Lindgren": "Analytics Engineering Lead", "Rahul Mehta": "Platform Engineer"}
+ROLES = {
+    "Nadia Haddad": "Bar raiser, Staff Engineer",
+    "Owen Clarke": "Senior Data Engineer",
+    "Sofia Lindgren": "Analytics Engineering Lead",
+    "Rahul Mehta": "Platform Engineer",
+}
 PANEL = [(p["name"], p["email"], ROLES[p["name"]]) for p in F.panel]  # name, address (checked), role
-CANDIDATES = {"C-101": "Amara Osei", F.candidate.id: F.candidate.name, "C-103": "Lucia Ferreira", "C-104": "Daniel Achterberg"}
-ROUNDS = {"Nadia Haddad": "Values & bar raiser", "Owen Clarke": "Coding", "Sofia Lindgren": "Stakeholder case", "Rahul Mehta": "System design"}
+CANDIDATES = {
+    "C-101": "Amara Osei",
+    F.candidate.id: F.candidate.name,
+    "C-103": "Lucia Ferreira",
+    "C-104": "Daniel Achterberg",
+}
+ROUNDS = {
+    "Nadia Haddad": "Values & bar raiser",
+    "Owen Clarke": "Coding",
+    "Sofia Lindgren": "Stakeholder case",
+    "Rahul Mehta": "System design",
+}
 # (candidate, interviewer, Technical, System Design, Collaboration, Ownership, Recommendation, Status, submitted)
 SCORECARDS = [
     ("C-101", "Nadia Haddad", 4, 3, 1, 2, "Strong No", "submitted", "2025-03-06 17:40"),
@@ -84,8 +100,19 @@ def scorecards_xlsx(path: Path) -> None:
     wb = Workbook()
     ws = wb.active
     ws.title = "Scorecards"
-    header = ["Candidate ID", "Candidate", "Interviewer", "Round", "Technical", "System Design", "Collaboration",
-              "Ownership", "Recommendation", "Status", "Submitted"]
+    header = [
+        "Candidate ID",
+        "Candidate",
+        "Interviewer",
+        "Round",
+        "Technical",
+        "System Design",
+        "Collaboration",
+        "Ownership",
+        "Recommendation",
+        "Status",
+        "Submitted",
+    ]
     ws.append(header)
     for cell in ws[1]:
         cell.font = Font(bold=True)
@@ -124,7 +151,12 @@ def signature(d: ImageDraw.ImageDraw, x: int, y: int, seed: int, width: int = 23
     pts = []
     for i in range(90):
         t = i / 89
-        pts.append((x + t * width + 10 * math.sin(t * 17 + seed), y + 18 * math.sin(t * 11.0 + seed) * (1 - t * 0.4) + rng.uniform(-2, 2)))
+        pts.append(
+            (
+                x + t * width + 10 * math.sin(t * 17 + seed),
+                y + 18 * math.sin(t * 11.0 + seed) * (1 - t * 0.4) + rng.uniform(-2, 2),
+            )
+        )
     d.line(pts, fill=(20, 30, 90), width=3, joint="curve")
     d.line([(x + 20, y + 26), (x + width - 30, y + 20)], fill=(20, 30, 90), width=2)
 
@@ -203,7 +235,12 @@ def comp_exception(path: Path) -> None:
     d.text((600, y + 28), "12.03.2025", font=font(SERIF, 22), fill=(15, 15, 15))
     d.line([(300, y + 60), (560, y + 60)], fill=(90, 90, 90), width=1)
     d.text((300, y + 66), "signature", font=font(SANS, 14), fill=(100, 100, 100))
-    d.text((60, 1130), "Form PC-07 rev. 2024-11  -  file with the candidate record", font=font(SANS, 14), fill=(110, 110, 110))
+    d.text(
+        (60, 1130),
+        "Form PC-07 rev. 2024-11  -  file with the candidate record",
+        font=font(SANS, 14),
+        fill=(110, 110, 110),
+    )
     image_pdf(scan_finish(page, seed=11, angle=-0.8), path, "Scan 2025-03-12 0914")
 
 
@@ -232,7 +269,9 @@ def bgc_certificate(path: Path) -> None:
     d.text((402, y - 4), "CLEAR", font=font(BOLD, 32), fill=(30, 110, 60))
     y += 90
     d.text((80, y), "Note: employment 2021-2023 (Kestrel Data GmbH) verified", font=font(SANS, 18), fill=(60, 60, 60))
-    d.text((80, y + 28), "from payslips supplied by the candidate on 12.03.2025.", font=font(SANS, 18), fill=(60, 60, 60))
+    d.text(
+        (80, y + 28), "from payslips supplied by the candidate on 12.03.2025.", font=font(SANS, 18), fill=(60, 60, 60)
+    )
     y += 120
     d.text((80, y), "Authorised signatory", font=font(SANS, 18), fill=(80, 80, 80))
     signature(d, 320, y - 6, seed=3, width=200)

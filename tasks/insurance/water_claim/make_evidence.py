@@ -200,9 +200,33 @@ def walkthrough(path: Path) -> None:
             img.save(name)
             frames.append(name)
         subprocess.run(
-            ["ffmpeg", "-y", "-loglevel", "error", "-framerate", str(FPS), "-i", str(Path(tmp) / "f%03d.png"),
-             "-c:v", "libx264", "-preset", "medium", "-crf", "26", "-pix_fmt", "yuv420p", "-threads", "1",
-             "-fflags", "+bitexact", "-flags:v", "+bitexact", "-map_metadata", "-1", str(path)],
+            [
+                "ffmpeg",
+                "-y",
+                "-loglevel",
+                "error",
+                "-framerate",
+                str(FPS),
+                "-i",
+                str(Path(tmp) / "f%03d.png"),
+                "-c:v",
+                "libx264",
+                "-preset",
+                "medium",
+                "-crf",
+                "26",
+                "-pix_fmt",
+                "yuv420p",
+                "-threads",
+                "1",
+                "-fflags",
+                "+bitexact",
+                "-flags:v",
+                "+bitexact",
+                "-map_metadata",
+                "-1",
+                str(path),
+            ],
             check=True,
         )
 
@@ -227,49 +251,57 @@ def policy(path: Path) -> None:
     c.setTitle(f"Meridian Mutual HomeShield policy schedule {POLICY}")
     c.setFont("Helvetica-Bold", 15)
     c.drawString(60, 790, "Meridian Mutual Insurance - HomeShield Home Policy")
-    _lines(c, 765, [
-        "## Policy schedule",
-        f"Policy number: {POLICY}            Policyholder: Daniel Brooks",
-        "Insured address: 14 Alder Lane, Kingsbridge KB3 9RT",
-        "Period of insurance: 01/05/2024 to 30/04/2025 (both days inclusive)",
-        "",
-        "## Sums insured",
-        "Section A - Buildings: EUR 350,000          Section B - Contents: EUR 60,000",
-        "",
-        "## Deductibles (the first part of each claim you pay)",
-        "Standard deductible, each and every claim: EUR 250",
-        f"Escape of water (Section A3 / B3), each and every claim: EUR {Decimal(F.policy.deductible):,.0f} (replaces the standard deductible)",
-        "Subsidence: EUR 1,000",
-        "",
-        "## A3 / B3 Escape of water - what is covered",
-        "Loss or damage caused by water suddenly and accidentally escaping from a fixed water or heating",
-        "installation, washing machine, dishwasher or water tank, including the reasonable cost of emergency",
-        "measures (water extraction and drying) taken to prevent further damage.",
-        "",
-        "## A3 / B3 Escape of water - what is not covered",
-        "a) damage caused by continuous or repeated seepage or leakage of water over a period of 14 days or more;",
-        "b) the cost of repairing the installation or appliance from which the water escaped;",
-        "c) damage while the home is unoccupied for more than 60 consecutive days.",
-    ])
+    _lines(
+        c,
+        765,
+        [
+            "## Policy schedule",
+            f"Policy number: {POLICY}            Policyholder: Daniel Brooks",
+            "Insured address: 14 Alder Lane, Kingsbridge KB3 9RT",
+            "Period of insurance: 01/05/2024 to 30/04/2025 (both days inclusive)",
+            "",
+            "## Sums insured",
+            "Section A - Buildings: EUR 350,000          Section B - Contents: EUR 60,000",
+            "",
+            "## Deductibles (the first part of each claim you pay)",
+            "Standard deductible, each and every claim: EUR 250",
+            f"Escape of water (Section A3 / B3), each and every claim: EUR {Decimal(F.policy.deductible):,.0f} (replaces the standard deductible)",
+            "Subsidence: EUR 1,000",
+            "",
+            "## A3 / B3 Escape of water - what is covered",
+            "Loss or damage caused by water suddenly and accidentally escaping from a fixed water or heating",
+            "installation, washing machine, dishwasher or water tank, including the reasonable cost of emergency",
+            "measures (water extraction and drying) taken to prevent further damage.",
+            "",
+            "## A3 / B3 Escape of water - what is not covered",
+            "a) damage caused by continuous or repeated seepage or leakage of water over a period of 14 days or more;",
+            "b) the cost of repairing the installation or appliance from which the water escaped;",
+            "c) damage while the home is unoccupied for more than 60 consecutive days.",
+        ],
+    )
     c.showPage()
     c.setFont("Helvetica-Bold", 13)
     c.drawString(60, 790, "HomeShield policy wording - extract")
-    _lines(c, 765, [
-        "## 7. Basis of claims settlement",
-        "7.1 Buildings: we pay the cost of repair or replacement to the same standard (new for old) at the",
-        "    insurer's current unit costs, for the area actually damaged.",
-        "7.2 Contents: we pay the cost of replacing as new, less a deduction for wear and tear for:",
-        f"    domestic appliances, electronics and computers: {Decimal(F.policy.wear_per_year) * 100:.0f}% of the replacement cost for each full year",
-        f"    since manufacture, up to a maximum deduction of {Decimal(F.policy.wear_max) * 100:.0f}%;",
-        "    loose carpets and rugs (contents): 5% per full year since purchase, up to a maximum of 50%.",
-        "    The age of an appliance is taken from its manufacturer's rating plate where available.",
-        "7.3 Emergency measures: reasonable, necessary costs as invoiced.",
-        "7.4 The deductible shown in the schedule is taken off the total of each claim.",
-        "",
-        "## 8. Claims conditions",
-        "8.1 Tell us as soon as possible; give us the evidence we reasonably ask for.",
-        "8.2 We may appoint an inspector or loss adjuster to visit the property before we decide a claim.",
-    ])
+    _lines(
+        c,
+        765,
+        [
+            "## 7. Basis of claims settlement",
+            "7.1 Buildings: we pay the cost of repair or replacement to the same standard (new for old) at the",
+            "    insurer's current unit costs, for the area actually damaged.",
+            "7.2 Contents: we pay the cost of replacing as new, less a deduction for wear and tear for:",
+            f"    domestic appliances, electronics and computers: {Decimal(F.policy.wear_per_year) * 100:.0f}% of the replacement cost for each full year",
+            f"    since manufacture, up to a maximum deduction of {Decimal(F.policy.wear_max) * 100:.0f}%;",
+            "    loose carpets and rugs (contents): 5% per full year since purchase, up to a maximum of 50%.",
+            "    The age of an appliance is taken from its manufacturer's rating plate where available.",
+            "7.3 Emergency measures: reasonable, necessary costs as invoiced.",
+            "7.4 The deductible shown in the schedule is taken off the total of each claim.",
+            "",
+            "## 8. Claims conditions",
+            "8.1 Tell us as soon as possible; give us the evidence we reasonably ask for.",
+            "8.2 We may appoint an inspector or loss adjuster to visit the property before we decide a claim.",
+        ],
+    )
     c.save()
 
 
@@ -278,19 +310,27 @@ def dryfast_invoice(path: Path) -> None:
     c.setTitle("DryFast Restoration invoice DF-3317")
     c.setFont("Helvetica-Bold", 15)
     c.drawString(60, 790, "DryFast Restoration Ltd")
-    y = _lines(c, 765, [
-        "Unit 4, Quay Road Trading Estate, Kingsbridge  -  VAT included",
-        "",
-        "INVOICE DF-3317                                  Date: 10/03/2025",
-        f"Customer: Daniel Brooks, 14 Alder Lane, Kingsbridge   (insurer claim ref {CLAIM})",
-        "",
-        "Emergency call-out, water extraction (kitchen, basement), 08/03/2025      EUR   375.00",
-        "Dehumidifier and air-mover hire, 5 days x EUR 175.00                       EUR   875.00",
-        "Moisture mapping and drying certificate                                    EUR   200.00",
-        "",
-    ])
+    y = _lines(
+        c,
+        765,
+        [
+            "Unit 4, Quay Road Trading Estate, Kingsbridge  -  VAT included",
+            "",
+            "INVOICE DF-3317                                  Date: 10/03/2025",
+            f"Customer: Daniel Brooks, 14 Alder Lane, Kingsbridge   (insurer claim ref {CLAIM})",
+            "",
+            "Emergency call-out, water extraction (kitchen, basement), 08/03/2025      EUR   375.00",
+            "Dehumidifier and air-mover hire, 5 days x EUR 175.00                       EUR   875.00",
+            "Moisture mapping and drying certificate                                    EUR   200.00",
+            "",
+        ],
+    )
     c.setFont("Helvetica-Bold", 12)
-    c.drawString(60, y - 6, f"TOTAL DUE                                                       EUR {Decimal(F.evidence.drying_total):,}")
+    c.drawString(
+        60,
+        y - 6,
+        f"TOTAL DUE                                                       EUR {Decimal(F.evidence.drying_total):,}",
+    )
     c.setFont("Helvetica", 9)
     c.drawString(60, 80, "Payment within 14 days. We are happy to invoice your insurer directly.")
     c.save()
@@ -301,30 +341,35 @@ def inspection_report(path: Path) -> None:
     c.setTitle(f"Site inspection report {CLAIM}")
     c.setFont("Helvetica-Bold", 15)
     c.drawString(60, 790, "Meridian Mutual - Field Inspection Report")
-    _lines(c, 765, [
-        f"Claim: {CLAIM}      Policy: {POLICY}      Insured: Daniel Brooks",
-        "Visit: 12/03/2025 10:00-11:40, 14 Alder Lane      Inspector: Tom Reyes",
-        "",
-        "## Cause of loss",
-        "A 15 mm copper cold supply pipe in the kitchen sink unit split after freezing during the cold night",
-        "of 7-8 March (outside wall, uninsulated run). Sudden and accidental escape of water. The insured",
-        "shut the stopcock at about 07:50 on 08/03. Pipe since repaired by the insured's plumber (not covered).",
-        "",
-        "## Findings by item",
-        f"Kitchen laminate flooring: damaged area as marked by DryFast, {WIDTH} m x {LENGTH} m; the rest of the",
-        "  kitchen floor is dry and sound (moisture readings < 12%). Replace the marked area only.",
-        "Kitchen base cabinets: two units under and beside the sink swollen at the base; replace both.",
-        "Washing machine (basement): water entered the control module; beyond economic repair.",
-        "Basement carpet: dark tide marks in several rings, rotted underlay and rust staining on the",
-        "  gripper strips along the foundation wall. Moisture reading of the wall 38% at skirting height.",
-        "  This is long-standing seepage through the foundation wall over months, not water from the",
-        "  kitchen burst, which did not reach this side of the basement. Not related to this loss.",
-        "Emergency drying (DryFast): reasonable and necessary; equipment on site 5 days, confirmed.",
-        "",
-        "## Recommendation",
-        "Cover confirmed under A3/B3 for the kitchen flooring, cabinets, washing machine and drying.",
-        "Basement carpet: exclusion A3/B3 (a) applies - continuous or repeated seepage over 14 days or more.",
-    ], size=10)
+    _lines(
+        c,
+        765,
+        [
+            f"Claim: {CLAIM}      Policy: {POLICY}      Insured: Daniel Brooks",
+            "Visit: 12/03/2025 10:00-11:40, 14 Alder Lane      Inspector: Tom Reyes",
+            "",
+            "## Cause of loss",
+            "A 15 mm copper cold supply pipe in the kitchen sink unit split after freezing during the cold night",
+            "of 7-8 March (outside wall, uninsulated run). Sudden and accidental escape of water. The insured",
+            "shut the stopcock at about 07:50 on 08/03. Pipe since repaired by the insured's plumber (not covered).",
+            "",
+            "## Findings by item",
+            f"Kitchen laminate flooring: damaged area as marked by DryFast, {WIDTH} m x {LENGTH} m; the rest of the",
+            "  kitchen floor is dry and sound (moisture readings < 12%). Replace the marked area only.",
+            "Kitchen base cabinets: two units under and beside the sink swollen at the base; replace both.",
+            "Washing machine (basement): water entered the control module; beyond economic repair.",
+            "Basement carpet: dark tide marks in several rings, rotted underlay and rust staining on the",
+            "  gripper strips along the foundation wall. Moisture reading of the wall 38% at skirting height.",
+            "  This is long-standing seepage through the foundation wall over months, not water from the",
+            "  kitchen burst, which did not reach this side of the basement. Not related to this loss.",
+            "Emergency drying (DryFast): reasonable and necessary; equipment on site 5 days, confirmed.",
+            "",
+            "## Recommendation",
+            "Cover confirmed under A3/B3 for the kitchen flooring, cabinets, washing machine and drying.",
+            "Basement carpet: exclusion A3/B3 (a) applies - continuous or repeated seepage over 14 days or more.",
+        ],
+        size=10,
+    )
     c.save()
 
 

@@ -75,7 +75,14 @@ def working_model(path: Path) -> None:
     for cell in ws[ws.max_row]:
         cell.font = bold
     ws.append([])
-    ws.append(["Company FY25 revenue guidance (given 2025-07-29)", f"{F.guidance.previous_low} - {F.guidance.previous_high}", "", ""])
+    ws.append(
+        [
+            "Company FY25 revenue guidance (given 2025-07-29)",
+            f"{F.guidance.previous_low} - {F.guidance.previous_high}",
+            "",
+            "",
+        ]
+    )
     ws.column_dimensions["A"].width = 46
     for col in "BCD":
         ws.column_dimensions[col].width = 18
@@ -113,7 +120,9 @@ def pin_zip(data: bytes) -> bytes:
         for info in src.infolist():
             body = src.read(info.filename)
             if info.filename == "docProps/core.xml":
-                text = re.sub(r"(<dcterms:modified[^>]*>)[^<]*(</dcterms:modified>)", rf"\g<1>{stamp}\g<2>", body.decode("utf-8"))
+                text = re.sub(
+                    r"(<dcterms:modified[^>]*>)[^<]*(</dcterms:modified>)", rf"\g<1>{stamp}\g<2>", body.decode("utf-8")
+                )
                 body = text.encode("utf-8")
             zi = zipfile.ZipInfo(info.filename, date_time=PINNED.timetuple()[:6])
             zi.compress_type = zipfile.ZIP_DEFLATED
@@ -131,7 +140,9 @@ def press_release(path: Path) -> None:
     c.drawString(60, y, "Corvane Instruments Reports Third Quarter 2025 Results")
     y -= 22
     c.setFont("Helvetica", 10)
-    c.drawString(60, y, "BOSTON, Oct. 21, 2025 -- Corvane Instruments, Inc. (NASDAQ: CRVN), a maker of process-analytics")
+    c.drawString(
+        60, y, "BOSTON, Oct. 21, 2025 -- Corvane Instruments, Inc. (NASDAQ: CRVN), a maker of process-analytics"
+    )
     y -= 14
     c.drawString(60, y, "instruments, today reported financial results for the third quarter ended September 27, 2025.")
     y -= 28
@@ -169,7 +180,9 @@ def press_release(path: Path) -> None:
     c.drawString(60, y, "Outlook")
     c.setFont("Helvetica", 10)
     y -= 16
-    c.drawString(70, y, "Management will discuss its full-year 2025 outlook on the conference call today at 5:00 p.m. ET.")
+    c.drawString(
+        70, y, "Management will discuss its full-year 2025 outlook on the conference call today at 5:00 p.m. ET."
+    )
     y -= 14
     c.drawString(70, y, "A replay will be available on the investor relations website.")
     c.setFont("Helvetica", 8)
@@ -180,11 +193,33 @@ def press_release(path: Path) -> None:
 def call_outlook(path: Path) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         raw = Path(tmp) / "raw.wav"
-        subprocess.run(["espeak-ng", "-v", "en-us", "-s", "168", "-p", "38", "-a", "120", "-w", str(raw), CALL_OUTLOOK], check=True)
         subprocess.run(
-            ["ffmpeg", "-loglevel", "error", "-y", "-i", str(raw), "-af", "highpass=f=250,lowpass=f=3600",
-             "-ar", "16000", "-ac", "1", "-c:a", "pcm_s16le",
-             "-fflags", "+bitexact", "-flags:a", "+bitexact", "-map_metadata", "-1", str(path)],
+            ["espeak-ng", "-v", "en-us", "-s", "168", "-p", "38", "-a", "120", "-w", str(raw), CALL_OUTLOOK], check=True
+        )
+        subprocess.run(
+            [
+                "ffmpeg",
+                "-loglevel",
+                "error",
+                "-y",
+                "-i",
+                str(raw),
+                "-af",
+                "highpass=f=250,lowpass=f=3600",
+                "-ar",
+                "16000",
+                "-ac",
+                "1",
+                "-c:a",
+                "pcm_s16le",
+                "-fflags",
+                "+bitexact",
+                "-flags:a",
+                "+bitexact",
+                "-map_metadata",
+                "-1",
+                str(path),
+            ],
             check=True,
         )
 

@@ -87,8 +87,16 @@ def monday(world: World) -> str:
                                                 "Published Estimates": "seed/published_estimates.csv", "Trade Blotter": "seed/trade_blotter.csv"})  # fmt: skip
     world.kb.database_from_csv(N.coverage, COVERAGE_SCHEMA, "seed/coverage.csv")
     for day in (20, 21, 22, 23, 24):
-        world.calendar.add_event("Morning meeting", at(day, 7, 45), at(day, 8, 15), attendees=[MARCUS.email, TOM.email], uid=f"morning-{day}@larchmontpeak.example")
-    world.calendar.add_event("ORWF management lunch", at(21, 12), at(21, 13, 30), uid="orwf-lunch@larchmontpeak.example")
+        world.calendar.add_event(
+            "Morning meeting",
+            at(day, 7, 45),
+            at(day, 8, 15),
+            attendees=[MARCUS.email, TOM.email],
+            uid=f"morning-{day}@larchmontpeak.example",
+        )
+    world.calendar.add_event(
+        "ORWF management lunch", at(21, 12), at(21, 13, 30), uid="orwf-lunch@larchmontpeak.example"
+    )
     world.calendar.add_event("Semis sector call", at(22, 14), at(22, 15), uid="semis-call@larchmontpeak.example")
     world.mail.deliver_file("mail/day1_call_invitation.txt")
     return FOLDER.text("messages/day1.md")
@@ -189,7 +197,9 @@ def earnings_call_booked(world: World) -> None:
     found = (e.start, e.end, e.cancelled)
     expected = (CALL_START, CALL_START + timedelta(minutes=F.meetings.call_minutes), False)
     same = found == expected
-    assert same, f"expected {N.call!r} at {expected[0].isoformat()}-{expected[1].isoformat()}, found {found[0].isoformat()}-{found[1].isoformat()} cancelled={found[2]}"
+    assert same, (
+        f"expected {N.call!r} at {expected[0].isoformat()}-{expected[1].isoformat()}, found {found[0].isoformat()}-{found[1].isoformat()} cancelled={found[2]}"
+    )
 
 
 @task.checker(day=1, weight=1, kind="writeback")
@@ -232,7 +242,9 @@ def coverage_guidance(world: World) -> None:
     row = coverage(world)
     found = (row["FY25 Guide Low"], row["FY25 Guide High"], row["Status"])
     g = F.guidance
-    assert found == (g.low, g.high, "earnings reviewed"), f"expected CRVN guide {g.low}/{g.high} and Status earnings reviewed, found {found}"
+    assert found == (g.low, g.high, "earnings reviewed"), (
+        f"expected CRVN guide {g.low}/{g.high} and Status earnings reviewed, found {found}"
+    )
 
 
 @task.checker(day=2, weight=2, kind="cross-source")
@@ -263,7 +275,9 @@ def order_ticket_written(world: World) -> None:
     data = world.fs.read_json(N.ticket)
     assert isinstance(data, dict), f"expected a JSON object in {N.ticket}, found {type(data).__name__}"
     found = (data.get("ticker"), str(data.get("side", "")).upper(), num(data.get("quantity")))
-    assert found == (F.ticker, "BUY", ORDER.requested), f"expected ticker {F.ticker}, side BUY, quantity {ORDER.requested}, found {found}"
+    assert found == (F.ticker, "BUY", ORDER.requested), (
+        f"expected ticker {F.ticker}, side BUY, quantity {ORDER.requested}, found {found}"
+    )
 
 
 @task.checker(day=3, weight=2, detects="desk_sell_fill", requires="order_ticket_written")
@@ -271,17 +285,23 @@ def overnight_fill_noticed(world: World) -> None:
     """The risk desk sold 15,000 CRVN on 22 Oct (blotter): holding 170,000 before, 210,000 after."""
     data = world.fs.read_json(N.ticket)
     found = (num(data.get("shares_before")), num(data.get("shares_after")))
-    assert found == (ORDER.shares_before, ORDER.shares_after), f"expected shares_before {ORDER.shares_before} and shares_after {ORDER.shares_after}, found {found}"
+    assert found == (ORDER.shares_before, ORDER.shares_after), (
+        f"expected shares_before {ORDER.shares_before} and shares_after {ORDER.shares_after}, found {found}"
+    )
 
 
 @task.checker(day=3, weight=2, kind="deliverable", requires="order_ticket_written")
 def preclearance_requested(world: World) -> None:
     """Elena got the pre-clearance request with the ticket attached (same content as the file)."""
     mails = world.mail.find_all(subject=N.preclear_subject, to=ELENA.email)
-    assert mails, f"expected a mail to {ELENA.email} with subject {N.preclear_subject!r}; sent: {[m.subject for m in world.mail.sent()]}"
+    assert mails, (
+        f"expected a mail to {ELENA.email} with subject {N.preclear_subject!r}; sent: {[m.subject for m in world.mail.sent()]}"
+    )
     on_disk = world.fs.read_json(N.ticket)
     attached = [parsed_json(a.data) if a.filename == N.ticket else None for m in mails for a in m.attachments]
-    assert on_disk in attached, f"expected {N.ticket} ({on_disk}) attached; found attachments {[a.filename for m in mails for a in m.attachments]}"
+    assert on_disk in attached, (
+        f"expected {N.ticket} ({on_disk}) attached; found attachments {[a.filename for m in mails for a in m.attachments]}"
+    )
 
 
 @task.checker(day=3, weight=1, kind="writeback")
@@ -305,7 +325,13 @@ def blotter_entry(world: World) -> None:
     """One new blotter row: 2025-10-24 CRVN BUY 30,000 (the approved cap, not 40,000) under PC-2025-1187."""
     rows = new_blotter_rows(world)
     found = [
-        (as_date(r.get("Trade Date", "")), str(r.get("Ticker", "")).strip(), str(r.get("Side", "")).strip().upper(), num(r.get("Quantity")), str(r.get("Pre-clearance ID", "")).strip())
+        (
+            as_date(r.get("Trade Date", "")),
+            str(r.get("Ticker", "")).strip(),
+            str(r.get("Side", "")).strip().upper(),
+            num(r.get("Quantity")),
+            str(r.get("Pre-clearance ID", "")).strip(),
+        )
         for r in rows
     ]
     expected = [(ORDER.trade_date, F.ticker, "BUY", float(ORDER.approved), ORDER.pc_id)]
@@ -317,7 +343,11 @@ def blotter_entry(world: World) -> None:
 def order_to_trader(world: World) -> None:
     """Jonas got the order mail with quantity and pre-clearance id in the subject."""
     want = N.order_subject.replace(",", "")
-    mails = [m for m in world.mail.sent() if JONAS.email in m.recipients and " ".join(m.subject.replace(",", "").split()) == want]
+    mails = [
+        m
+        for m in world.mail.sent()
+        if JONAS.email in m.recipients and " ".join(m.subject.replace(",", "").split()) == want
+    ]
     sent = [(m.subject, list(m.recipients)) for m in world.mail.sent()]
     assert mails, f"expected a mail to {JONAS.email} with subject {N.order_subject!r}; sent: {sent}"
 
@@ -357,9 +387,20 @@ def _consensus_q3(view: AgentView) -> float:
 def solve_monday(view: AgentView) -> None:
     m = F.model
     weight = round(m.shares * m.last_close / (m.nav_musd * 1_000_000) * 100, 2)
-    _set_review(view, {ITEMS.q3_est: m.q3_est, ITEMS.fy_est: m.fy_est, ITEMS.shares: m.shares, ITEMS.weight: weight, ITEMS.consensus: _consensus_q3(view)})
+    _set_review(
+        view,
+        {
+            ITEMS.q3_est: m.q3_est,
+            ITEMS.fy_est: m.fy_est,
+            ITEMS.shares: m.shares,
+            ITEMS.weight: weight,
+            ITEMS.consensus: _consensus_q3(view),
+        },
+    )
     # IR mail: Tuesday, October 21, 2025, 5:00 p.m. ET, about one hour
-    view.calendar.book("crvn-q3-call@larchmontpeak.example", N.call, CALL_START, CALL_START + timedelta(hours=1), stamp=view.clock)
+    view.calendar.book(
+        "crvn-q3-call@larchmontpeak.example", N.call, CALL_START, CALL_START + timedelta(hours=1), stamp=view.clock
+    )
     view.kb.set_row(N.coverage, F.ticker, {"Next Earnings": CALL_START.date().isoformat(), "Status": "pre-earnings"})
 
 
@@ -369,8 +410,21 @@ def solve_wednesday(view: AgentView) -> None:
     consensus = _consensus_q3(view)  # re-read: the vendor feed changes
     surprise = round((rev / consensus - 1) * 100, 2)
     gap = round((g.low + g.high) / 2 - model_fy, 1)
-    _set_review(view, {ITEMS.consensus: consensus, ITEMS.q3_actual: rev, ITEMS.eps_actual: eps, ITEMS.surprise: surprise, ITEMS.guide_low: g.low, ITEMS.guide_high: g.high, ITEMS.guide_gap: gap})
-    view.kb.set_row(N.coverage, F.ticker, {"FY25 Guide Low": g.low, "FY25 Guide High": g.high, "Status": "earnings reviewed"})
+    _set_review(
+        view,
+        {
+            ITEMS.consensus: consensus,
+            ITEMS.q3_actual: rev,
+            ITEMS.eps_actual: eps,
+            ITEMS.surprise: surprise,
+            ITEMS.guide_low: g.low,
+            ITEMS.guide_high: g.high,
+            ITEMS.guide_gap: gap,
+        },
+    )
+    view.kb.set_row(
+        N.coverage, F.ticker, {"FY25 Guide Low": g.low, "FY25 Guide High": g.high, "Status": "earnings reviewed"}
+    )
     for hour in (14, 16):  # Marcus's two proposals; take the first free one
         start = at(22, hour)
         if not view.calendar.events(start, start + timedelta(minutes=30)):
@@ -391,7 +445,13 @@ def solve_thursday(view: AgentView) -> None:
     for r in rows[1:]:  # fills after the model's position date (2025-10-17) change the holding
         if len(r) >= 4 and r[1] == F.ticker and str(r[0]) > "2025-10-17":
             held += int(float(str(r[3]).replace(",", ""))) * (1 if r[2] == "BUY" else -1)
-    ticket = {"ticker": F.ticker, "side": "BUY", "quantity": ORDER.requested, "shares_before": held, "shares_after": held + ORDER.requested}
+    ticket = {
+        "ticker": F.ticker,
+        "side": "BUY",
+        "quantity": ORDER.requested,
+        "shares_before": held,
+        "shares_after": held + ORDER.requested,
+    }
     payload = json.dumps(ticket, indent=2)
     view.write_text(N.ticket, payload)
     view.mail.send([ELENA.email], N.preclear_subject, "Elena, please pre-clear the attached order. Thanks, Priya",
@@ -403,5 +463,9 @@ def solve_thursday(view: AgentView) -> None:
 def solve_friday(view: AgentView) -> None:
     row = [ORDER.trade_date, F.ticker, "BUY", ORDER.approved, ORDER.pc_id, "P. Raman", "pending"]
     view.sheets.append(N.sheet, "'Trade Blotter'!A1", [row])
-    view.mail.send([JONAS.email], f"Order: BUY {ORDER.approved:,} CRVN ({ORDER.pc_id})", f"Jonas, pre-cleared under {ORDER.pc_id}: BUY {ORDER.approved:,} CRVN today. Priya")
+    view.mail.send(
+        [JONAS.email],
+        f"Order: BUY {ORDER.approved:,} CRVN ({ORDER.pc_id})",
+        f"Jonas, pre-cleared under {ORDER.pc_id}: BUY {ORDER.approved:,} CRVN today. Priya",
+    )
     view.kb.set_row(N.coverage, F.ticker, {"Status": "pre-cleared"})

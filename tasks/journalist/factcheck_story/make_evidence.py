@@ -63,8 +63,25 @@ def audio(path: Path) -> None:
         raw = Path(tmp) / "raw.wav"
         subprocess.run(["espeak-ng", "-v", "en-gb", "-s", "160", "-p", "40", "-w", str(raw), INTERVIEW], check=True)
         subprocess.run(
-            ["ffmpeg", "-y", "-loglevel", "error", "-i", str(raw), "-ac", "1", "-ar", "16000",
-             "-fflags", "+bitexact", "-flags:a", "+bitexact", "-map_metadata", "-1", str(path)],
+            [
+                "ffmpeg",
+                "-y",
+                "-loglevel",
+                "error",
+                "-i",
+                str(raw),
+                "-ac",
+                "1",
+                "-ar",
+                "16000",
+                "-fflags",
+                "+bitexact",
+                "-flags:a",
+                "+bitexact",
+                "-map_metadata",
+                "-1",
+                str(path),
+            ],
             check=True,
         )
 
@@ -127,8 +144,17 @@ def ledger_page() -> Image.Image:
 def scan_pdf(pages: list[Image.Image], path: Path) -> None:
     """Wrap page images (JPEG q70) in a PDF with no text layer and no font resource, with fixed
     document dates so a re-run gives the same bytes (reportlab would add a default font object)."""
-    pages[0].save(path, "PDF", save_all=True, append_images=pages[1:], resolution=96.0, quality=70,
-                  title=path.stem, creationDate=SCANNED, modDate=SCANNED)
+    pages[0].save(
+        path,
+        "PDF",
+        save_all=True,
+        append_images=pages[1:],
+        resolution=96.0,
+        quality=70,
+        title=path.stem,
+        creationDate=SCANNED,
+        modDate=SCANNED,
+    )
 
 
 def main() -> None:

@@ -38,62 +38,102 @@ SUPER_CAP = 3 * CAP
 FONTS = Path("/usr/share/fonts/truetype/dejavu")
 
 CLAUSES = [
-    ("1. Definitions", [
-        "\"Customer Data\" means all data, including Personal Data, that Customer or its users submit to the Service.",
-        "\"Fees\" means the subscription fees set out in the Order Form.",
-    ]),
-    ("2. Services", [
-        "2.1 Corvid provides the Corvid Insight analytics platform (the \"Service\") as described in Schedule 1.",
-        "2.2 Corvid shall meet the service levels in Schedule 2 (99.5% monthly availability).",
-    ]),
-    ("3. Term and renewal", [
-        "3.1 This Agreement starts on the Effective Date and runs for an initial term of thirty-six (36) months.",
-        "3.2 Thereafter it automatically renews for successive renewal periods of twelve (12) months unless",
-        "    either party gives the other at least sixty (60) days' written notice before the end of the",
-        "    then-current term.",
-    ]),
-    ("4. Fees and payment", [
-        "4.1 Customer shall pay the annual Fees stated in the Order Form, invoiced annually in advance.",
-        "4.2 Invoices are payable within forty-five (45) days of receipt of a correct invoice.",
-        "4.3 Corvid may increase the Fees once per contract year, by no more than four percent (4%), on",
-        "    ninety (90) days' written notice.",
-    ]),
-    ("5. Data protection", [
-        "5.1 Corvid processes Personal Data only on Customer's documented instructions (Schedule 3, DPA).",
-        "5.2 Corvid shall notify Customer of a Personal Data Breach without undue delay and in any event",
-        "    within seven (7) days after becoming aware of it.",
-        "5.3 Corvid shall keep Customer Data within the European Economic Area.",
-        "5.4 Corvid shall give Customer thirty (30) days' prior written notice of any new sub-processor;",
-        "    Customer may object on reasonable grounds within that period.",
-    ]),
-    ("6. Confidentiality", [
-        "6.1 Each party keeps the other's Confidential Information confidential for five (5) years after termination.",
-    ]),
-    ("7. Warranties", [
-        "7.1 Corvid warrants that the Service will perform materially in accordance with the Documentation.",
-    ]),
-    ("8. Indemnities", [
-        "8.1 Corvid indemnifies Customer against third-party claims that the Service infringes intellectual",
-        "    property rights.",
-    ]),
-    ("9. Limitation of liability", [
-        "9.1 Each party's total aggregate liability arising out of or in connection with this Agreement shall",
-        "    not exceed the Fees paid by Customer in the six (6) months preceding the event giving rise to the claim.",
-        "9.2 Neither party excludes liability for death or personal injury caused by negligence, or for fraud.",
-    ]),
-    ("10. Governing law and jurisdiction", [
-        "10.1 This Agreement is governed by the laws of the State of Delaware, and the courts of Wilmington,",
-        "     Delaware have exclusive jurisdiction.",
-    ]),
+    (
+        "1. Definitions",
+        [
+            '"Customer Data" means all data, including Personal Data, that Customer or its users submit to the Service.',
+            '"Fees" means the subscription fees set out in the Order Form.',
+        ],
+    ),
+    (
+        "2. Services",
+        [
+            '2.1 Corvid provides the Corvid Insight analytics platform (the "Service") as described in Schedule 1.',
+            "2.2 Corvid shall meet the service levels in Schedule 2 (99.5% monthly availability).",
+        ],
+    ),
+    (
+        "3. Term and renewal",
+        [
+            "3.1 This Agreement starts on the Effective Date and runs for an initial term of thirty-six (36) months.",
+            "3.2 Thereafter it automatically renews for successive renewal periods of twelve (12) months unless",
+            "    either party gives the other at least sixty (60) days' written notice before the end of the",
+            "    then-current term.",
+        ],
+    ),
+    (
+        "4. Fees and payment",
+        [
+            "4.1 Customer shall pay the annual Fees stated in the Order Form, invoiced annually in advance.",
+            "4.2 Invoices are payable within forty-five (45) days of receipt of a correct invoice.",
+            "4.3 Corvid may increase the Fees once per contract year, by no more than four percent (4%), on",
+            "    ninety (90) days' written notice.",
+        ],
+    ),
+    (
+        "5. Data protection",
+        [
+            "5.1 Corvid processes Personal Data only on Customer's documented instructions (Schedule 3, DPA).",
+            "5.2 Corvid shall notify Customer of a Personal Data Breach without undue delay and in any event",
+            "    within seven (7) days after becoming aware of it.",
+            "5.3 Corvid shall keep Customer Data within the European Economic Area.",
+            "5.4 Corvid shall give Customer thirty (30) days' prior written notice of any new sub-processor;",
+            "    Customer may object on reasonable grounds within that period.",
+        ],
+    ),
+    (
+        "6. Confidentiality",
+        [
+            "6.1 Each party keeps the other's Confidential Information confidential for five (5) years after termination.",
+        ],
+    ),
+    (
+        "7. Warranties",
+        [
+            "7.1 Corvid warrants that the Service will perform materially in accordance with the Documentation.",
+        ],
+    ),
+    (
+        "8. Indemnities",
+        [
+            "8.1 Corvid indemnifies Customer against third-party claims that the Service infringes intellectual",
+            "    property rights.",
+        ],
+    ),
+    (
+        "9. Limitation of liability",
+        [
+            "9.1 Each party's total aggregate liability arising out of or in connection with this Agreement shall",
+            "    not exceed the Fees paid by Customer in the six (6) months preceding the event giving rise to the claim.",
+            "9.2 Neither party excludes liability for death or personal injury caused by negligence, or for fraud.",
+        ],
+    ),
+    (
+        "10. Governing law and jurisdiction",
+        [
+            "10.1 This Agreement is governed by the laws of the State of Delaware, and the courts of Wilmington,",
+            "     Delaware have exclusive jurisdiction.",
+        ],
+    ),
 ]
 
 PLAYBOOK = [
     ("Topic", "Preferred", "Fallback (associate may accept)", "Escalate to the GC when"),
-    ("Auto-renewal", "No automatic renewal", "Renewal periods of 12 months or less with at least 60 days' notice", "Renewal periods over 12 months, or notice under 60 days"),
+    (
+        "Auto-renewal",
+        "No automatic renewal",
+        "Renewal periods of 12 months or less with at least 60 days' notice",
+        "Renewal periods over 12 months, or notice under 60 days",
+    ),
     ("Payment terms", "Net 45 days or longer", "Net 30 days", "Shorter than net 30 days"),
     ("Price increases", "Fixed for the initial term", "Up to 5% per year, on notice", "More than 5% per year"),
     ("Breach notification", "Within 48 hours", "Within 72 hours", "Longer than 72 hours"),
-    ("Sub-processors", "Prior written consent", "30 days' prior written notice with a right to object", "Notice by website only, or no right to object"),
+    (
+        "Sub-processors",
+        "Prior written consent",
+        "30 days' prior written notice with a right to object",
+        "Notice by website only, or no right to object",
+    ),
     ("Liability cap", "24 months' fees or more", "12 months' fees", "Less than 12 months' fees"),
     ("Governing law", "German law, Munich courts", "England and Wales, or Ireland", "Any other law"),
 ]
@@ -107,9 +147,13 @@ def draft_pdf(path: Path) -> None:
     c.setFont("Helvetica-Bold", 14)
     c.drawString(60, 795, "MASTER SUBSCRIPTION AGREEMENT")
     c.setFont("Helvetica", 10)
-    c.drawString(60, 778, "between Corvid Analytics Ltd (\"Corvid\") and Halcyon Health Technologies GmbH (\"Customer\")")
+    c.drawString(60, 778, 'between Corvid Analytics Ltd ("Corvid") and Halcyon Health Technologies GmbH ("Customer")')
     c.setFont("Helvetica-Oblique", 9)
-    c.drawString(60, 764, "Vendor draft v2 - Baxter & Lowe LLP for Corvid, 9 May 2025 - responds to Customer draft v1 - subject to contract")
+    c.drawString(
+        60,
+        764,
+        "Vendor draft v2 - Baxter & Lowe LLP for Corvid, 9 May 2025 - responds to Customer draft v1 - subject to contract",
+    )
     y = 738
     for heading, lines in CLAUSES:
         if y < 110:
@@ -145,8 +189,12 @@ def playbook_xlsx(path: Path) -> None:
     for line in [
         ["Halcyon Health Technologies - Legal - vendor contract playbook 2025 (owner: Elena Voss, General Counsel)"],
         ["Rate each clause of a vendor draft against this table, in the clause tracker's Playbook status column:"],
-        ["preferred = meets the Preferred position; fallback = meets the Fallback position; escalate = falls in the last column."],
-        ["Escalations go to the GC before we answer the counterparty. Internal document: never share with counterparties."],
+        [
+            "preferred = meets the Preferred position; fallback = meets the Fallback position; escalate = falls in the last column."
+        ],
+        [
+            "Escalations go to the GC before we answer the counterparty. Internal document: never share with counterparties."
+        ],
     ]:
         notes.append(line)
     stamp = datetime(*FIXED)
@@ -179,8 +227,12 @@ def signed_scan(path: Path) -> None:
     hand = ImageFont.truetype(str(FONTS / "DejaVuSerif-Italic.ttf"), 24)
     ink = (28, 45, 140)
     d.text((60, 50), "AMENDMENT No. 1", font=bold, fill=(15, 15, 15))
-    d.text((60, 86), "to the Master Subscription Agreement (vendor draft v2 of 9 May 2025)", font=serif, fill=(20, 20, 20))
-    d.text((60, 110), "between Corvid Analytics Ltd and Halcyon Health Technologies GmbH", font=serif, fill=(20, 20, 20))
+    d.text(
+        (60, 86), "to the Master Subscription Agreement (vendor draft v2 of 9 May 2025)", font=serif, fill=(20, 20, 20)
+    )
+    d.text(
+        (60, 110), "between Corvid Analytics Ltd and Halcyon Health Technologies GmbH", font=serif, fill=(20, 20, 20)
+    )
     d.text((60, 160), "The parties agree that draft v2 is amended as follows:", font=serif, fill=(20, 20, 20))
     rows = [
         ("5.2", "Personal Data Breach notification: within seventy-two (72) hours"),
@@ -208,7 +260,11 @@ def signed_scan(path: Path) -> None:
     d.line((x0 - 4, strike_y + 6, x1 + 4, strike_y + 15), fill=ink, width=2)
     note = Image.new("RGBA", (260, 44), (0, 0, 0, 0))
     ImageDraw.Draw(note).text((4, 4), f"EUR {F.amendment.super_cap_signed:,}  LM", font=hand, fill=ink + (255,))
-    page.paste(note.rotate(4, expand=True, resample=Image.BICUBIC), (x0 - 6, strike_y - 52), note.rotate(4, expand=True, resample=Image.BICUBIC))
+    page.paste(
+        note.rotate(4, expand=True, resample=Image.BICUBIC),
+        (x0 - 6, strike_y - 52),
+        note.rotate(4, expand=True, resample=Image.BICUBIC),
+    )
     # signature blocks
     y = 560
     d.text((60, y), "Signed for and on behalf of Corvid Analytics Ltd", font=serif, fill=(15, 15, 15))

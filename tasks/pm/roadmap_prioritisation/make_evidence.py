@@ -54,7 +54,9 @@ def xlsx(path: Path) -> None:
     wb = Workbook()
     ws = wb.active
     ws.title = "Requests"
-    ws.append(["Key", "Feature", "Reach (accounts/qtr)", "Impact (0.25-3)", "Confidence", "Effort (person-months)", "Notes"])
+    ws.append(
+        ["Key", "Feature", "Reach (accounts/qtr)", "Impact (0.25-3)", "Confidence", "Effort (person-months)", "Notes"]
+    )
     for cell in ws[1]:
         cell.font = Font(bold=True)
     for key, name, reach, impact, conf, effort, note in FEATURES:
@@ -120,7 +122,10 @@ def dashboard(path: Path) -> None:
         d.line([(left, y), (right, y)], fill=(232, 235, 240))
         d.text((34, y - 8), f"{6000 + i * 1000:,}", fill=(140, 145, 160), font=f(11))
     weeks = [6820, 7010, 6950, 7200, 7420, 7380, 7610, 7790, 7700, 8020, 8150, 8090, 8310]
-    pts = [(left + i * (right - left) // (len(weeks) - 1), bottom - (v - 6000) * (bottom - top) // 4000) for i, v in enumerate(weeks)]
+    pts = [
+        (left + i * (right - left) // (len(weeks) - 1), bottom - (v - 6000) * (bottom - top) // 4000)
+        for i, v in enumerate(weeks)
+    ]
     d.line(pts, fill=(52, 120, 246), width=3)
     for i, (px, py) in enumerate(pts):
         d.ellipse([px - 4, py - 4, px + 4, py + 4], fill=(52, 120, 246))

@@ -82,7 +82,9 @@ def monday(world: World) -> str:
 
 @task.turn("2025-06-03 09:00 +02:00", loud=["f105_interviews"], silent=["capacity_cut"])
 def tuesday(world: World) -> str:
-    world.sheets.update_row(N.sheet, "Capacity", "Item", N.capacity_item, {"Value": F.capacity.engineering_cut}, silent="capacity_cut")
+    world.sheets.update_row(
+        N.sheet, "Capacity", "Item", N.capacity_item, {"Value": F.capacity.engineering_cut}, silent="capacity_cut"
+    )
     world.mail.deliver_file("mail/day2_f105_interviews.txt")
     world.mail.deliver_file("mail/day2_dark_mode.txt")
     return FOLDER.text("messages/day2.md")
@@ -124,7 +126,9 @@ def check_rice(world: World, expected: dict[str, float]) -> None:
 def check_ranks(world: World, expected: dict[str, int]) -> None:
     rows = scores(world)
     found = {k: num(rows.get(k, {}).get("Rank")) for k in sorted(expected)}
-    assert found == {k: float(v) for k, v in sorted(expected.items())}, f"expected ranks {dict(sorted(expected.items()))}, found {found}"
+    assert found == {k: float(v) for k, v in sorted(expected.items())}, (
+        f"expected ranks {dict(sorted(expected.items()))}, found {found}"
+    )
 
 
 def statuses(world: World) -> dict[str, str]:
@@ -161,7 +165,11 @@ def normalised_proposal(data: Any) -> dict[str, Any]:
 
 
 def expected_proposal() -> dict[str, Any]:
-    return {**EXPECTED_PROPOSAL, "capacity_pm": float(F.capacity.engineering_cut), "total_effort_pm": float(F.expected.effort_day2)}
+    return {
+        **EXPECTED_PROPOSAL,
+        "capacity_pm": float(F.capacity.engineering_cut),
+        "total_effort_pm": float(F.expected.effort_day2),
+    }
 
 
 # -- day 1 ----------------------------------------------------------------------------------------
@@ -170,7 +178,9 @@ def dashboard_reach(world: World) -> None:
     """F-104's reach exists only on the dashboard screenshot: 1,240 accounts exporting manually."""
     reach = F.inputs["F-104"][0]
     found = num(scores(world).get("F-104", {}).get("Reach"))
-    assert found == float(reach), f"expected F-104 Reach {reach} (dashboard tile 'Accounts exporting manually'), found {found}"
+    assert found == float(reach), (
+        f"expected F-104 Reach {reach} (dashboard tile 'Accounts exporting manually'), found {found}"
+    )
 
 
 @task.checker(day=1, weight=2, kind="deliverable")
@@ -188,7 +198,11 @@ def proposal_in_roadmap_day1(world: World) -> None:
     """Capacity 9 person-months: F-102, F-101, F-104, F-105 proposed; RICE copied to the KB."""
     check_statuses(world, PROPOSED_DAY1)
     rice = {r["Key"]: r["RICE"] for r in world.kb.rows(N.roadmap)}
-    wrong = {k: rice.get(k) for k in sorted(RICE_DAY1) if num(rice.get(k)) is None or abs(num(rice.get(k)) - RICE_DAY1[k]) > 0.05}
+    wrong = {
+        k: rice.get(k)
+        for k in sorted(RICE_DAY1)
+        if num(rice.get(k)) is None or abs(num(rice.get(k)) - RICE_DAY1[k]) > 0.05
+    }
     assert not wrong, f"expected KB RICE {RICE_DAY1}, wrong: {wrong}"
 
 
@@ -279,7 +293,10 @@ def kickoff_booked(world: World) -> None:
 # export clicks next to it); on day 2 Nadia's mail gives F-105's new reach and confidence.
 Inputs = dict[str, tuple[float, float, float, float]]
 INPUTS_DAY1: Inputs = {k: tuple(v) for k, v in F.inputs.items()}
-INPUTS_DAY2: Inputs = {**INPUTS_DAY1, "F-105": (F.interviews.reach, INPUTS_DAY1["F-105"][1], F.interviews.confidence_pct / 100, INPUTS_DAY1["F-105"][3])}
+INPUTS_DAY2: Inputs = {
+    **INPUTS_DAY1,
+    "F-105": (F.interviews.reach, INPUTS_DAY1["F-105"][1], F.interviews.confidence_pct / 100, INPUTS_DAY1["F-105"][3]),
+}
 
 
 def set_roadmap(view: AgentView, values: dict[str, dict[str, Any]]) -> None:
@@ -330,7 +347,15 @@ def solve_tuesday(view: AgentView) -> None:
     cap = capacity(view)  # Tom cut it to 7 overnight
     proposed = propose(ranking, effort, cap)
     set_roadmap(view, {k: {"RICE": rice[k], "Status": "proposed" if k in proposed else "candidate"} for k in rice})
-    payload = json.dumps({"capacity_pm": cap, "proposed": proposed, "total_effort_pm": sum(effort[k] for k in proposed), "ranking": ranking}, indent=2)
+    payload = json.dumps(
+        {
+            "capacity_pm": cap,
+            "proposed": proposed,
+            "total_effort_pm": sum(effort[k] for k in proposed),
+            "ranking": ranking,
+        },
+        indent=2,
+    )
     view.write_text(N.proposal, payload)
     view.mail.send([HANNAH.email], N.proposal_subject, "Hannah, the Q3 proposal for tomorrow's review is attached. Sofia's assistant",
                    cc=[TOM.email], attachments=[(N.proposal, payload.encode(), "application/json")])  # fmt: skip
@@ -339,7 +364,9 @@ def solve_tuesday(view: AgentView) -> None:
 
 @task.solution(day=3)
 def solve_wednesday(view: AgentView) -> None:
-    ranking = sorted(INPUTS_DAY2, key=lambda k: -INPUTS_DAY2[k][0] * INPUTS_DAY2[k][1] * INPUTS_DAY2[k][2] / INPUTS_DAY2[k][3])
+    ranking = sorted(
+        INPUTS_DAY2, key=lambda k: -INPUTS_DAY2[k][0] * INPUTS_DAY2[k][1] * INPUTS_DAY2[k][2] / INPUTS_DAY2[k][3]
+    )
     effort = {k: v[3] for k, v in INPUTS_DAY2.items()}
     cap = capacity(view)
     committed = [k for k in propose(ranking, effort, cap) if k != "F-101"]  # Hannah: F-101 to Q4
@@ -350,6 +377,10 @@ def solve_wednesday(view: AgentView) -> None:
     keys = sorted(view.kb.rows(N.roadmap))  # includes F-107, added overnight
     set_roadmap(view, {k: {"Status": "committed" if k in committed else "deferred"} for k in keys})
     scope = ", ".join(sorted(committed))
-    view.mail.send([TOM.email, ANA.email], N.scope_subject, f"Hi both, leadership approved the Q3 scope: {scope}. Kickoff on Monday. Sofia's assistant")
+    view.mail.send(
+        [TOM.email, ANA.email],
+        N.scope_subject,
+        f"Hi both, leadership approved the Q3 scope: {scope}. Kickoff on Monday. Sofia's assistant",
+    )
     view.calendar.book("q3-kickoff@tidewater.example", N.kickoff, KICKOFF_START, KICKOFF_START + timedelta(minutes=60),
                        attendees=[TOM.email, ANA.email], stamp=view.clock)  # fmt: skip

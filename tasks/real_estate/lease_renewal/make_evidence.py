@@ -49,7 +49,11 @@ UNITS = [  # unit, area m², box on the plan (x0, y0, x1, y1)
 def floorplan(path: Path) -> None:
     img = Image.new("RGB", (900, 700), (255, 255, 255))
     d = ImageDraw.Draw(img)
-    title, label, small = ImageFont.truetype(SANS_BOLD, 20), ImageFont.truetype(SANS_BOLD, 22), ImageFont.truetype(SANS, 15)
+    title, label, small = (
+        ImageFont.truetype(SANS_BOLD, 20),
+        ImageFont.truetype(SANS_BOLD, 22),
+        ImageFont.truetype(SANS, 15),
+    )
     d.text((40, 18), "HARBOURSIDE COMMONS - LEVEL 3 - NET LETTABLE AREAS", fill=(20, 20, 20), font=title)
     d.rectangle([40, 60, 860, 620], outline=(0, 0, 0), width=5)
     d.rectangle([720, 60, 860, 300], fill=(225, 225, 225), outline=(0, 0, 0), width=3)  # core
@@ -63,7 +67,12 @@ def floorplan(path: Path) -> None:
         d.text((cx - 34, cy + 6), f"{area} m²", fill=(40, 40, 40), font=small)
         door = (x0 + 30, y1 - 2, x0 + 70, y1 + 2) if y0 < 300 else (x0 + 30, y0 - 2, x0 + 70, y0 + 2)
         d.rectangle(door, fill=(255, 255, 255))
-    d.text((40, 640), "Areas: net lettable area (NLA) per gif/MF-G, surveyed 2024-11. Scale 1:200.", fill=(60, 60, 60), font=small)
+    d.text(
+        (40, 640),
+        "Areas: net lettable area (NLA) per gif/MF-G, surveyed 2024-11. Scale 1:200.",
+        fill=(60, 60, 60),
+        font=small,
+    )
     d.line([(760, 660), (860, 660)], fill=(0, 0, 0), width=3)
     d.text((780, 668), "10 m", fill=(0, 0, 0), font=small)
     img.save(path, format="PNG", optimize=True)
@@ -146,8 +155,17 @@ def lease_executed() -> Image.Image:
 def scan_pdf(pages: list[Image.Image], path: Path) -> None:
     """Wrap page images (JPEG q70) in a PDF with no text layer and no font resource, with fixed
     document dates so a re-run gives the same bytes (reportlab would add a default font object)."""
-    pages[0].save(path, "PDF", save_all=True, append_images=pages[1:], resolution=96.0, quality=70,
-                  title=path.stem, creationDate=SCANNED, modDate=SCANNED)
+    pages[0].save(
+        path,
+        "PDF",
+        save_all=True,
+        append_images=pages[1:],
+        resolution=96.0,
+        quality=70,
+        title=path.stem,
+        creationDate=SCANNED,
+        modDate=SCANNED,
+    )
 
 
 def bank_csv(path: Path) -> None:

@@ -45,8 +45,16 @@ def plots() -> list[dict[str, str]]:
             for i, off in enumerate(OFFSETS, start=1):
                 pid = f"{site}-{code}-{i:02d}"
                 value = FLOODED.get(pid, round(base + off, 1))
-                rows.append({"plot_id": pid, "site": site, "treatment": treatment, "replicate": str(i),
-                             "harvest_date": f"2025-08-{11 + 'ABCD'.index(site):02d}", "biomass_g": f"{value:.1f}"})
+                rows.append(
+                    {
+                        "plot_id": pid,
+                        "site": site,
+                        "treatment": treatment,
+                        "replicate": str(i),
+                        "harvest_date": f"2025-08-{11 + 'ABCD'.index(site):02d}",
+                        "biomass_g": f"{value:.1f}",
+                    }
+                )
     return rows
 
 
@@ -142,7 +150,9 @@ def chart(path: Path) -> None:
     d = ImageDraw.Draw(img)
     f = lambda size, bold=False: ImageFont.truetype(SANS_BOLD if bold else SANS, size)  # noqa: E731
     d.text((40, 20), "Root colonisation by AM fungi, 2025 season", fill=(20, 20, 20), font=f(20, True))
-    d.text((40, 50), "mean of 6 drought plots per site, % root length colonised (± s.e.)", fill=(90, 90, 90), font=f(13))
+    d.text(
+        (40, 50), "mean of 6 drought plots per site, % root length colonised (± s.e.)", fill=(90, 90, 90), font=f(13)
+    )
     left, top, right, bottom = 90, 100, 720, 450
     for v in range(0, 71, 10):
         y = bottom - v * (bottom - top) // 70

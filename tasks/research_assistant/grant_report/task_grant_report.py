@@ -138,7 +138,10 @@ EXPECTED_METRICS = {
     "mean_biomass_drought_g": EXPECT.drought_clean, "biomass_change_pct": EXPECT.change_clean,
     "root_colonisation_site_c_pct": EXPECT.colonisation_c, "peer_reviewed_publications": 2,
 }  # fmt: skip
-EXPECTED_PUBS = [{"ref": "P1", "doi": P.p1_doi, "status": "published"}, {"ref": "P2", "doi": P.p2_journal_doi, "status": "published"}]
+EXPECTED_PUBS = [
+    {"ref": "P1", "doi": P.p1_doi, "status": "published"},
+    {"ref": "P2", "doi": P.p2_journal_doi, "status": "published"},
+]
 
 
 def report_problems(data: Any) -> list[str]:
@@ -169,7 +172,14 @@ def samples_from_paper(world: World) -> None:
 @task.checker(day=1, weight=2, kind="deliverable")
 def biomass_means(world: World) -> None:
     """From the CSV: 4 sites; control 48.25 g, drought 35.29 g over all plots, change -26.9 %."""
-    check_metrics(world, {M.field_sites: EXPECT.field_sites, M.mean_biomass_control_g: EXPECT.control, M.mean_biomass_drought_g: EXPECT.drought_all})
+    check_metrics(
+        world,
+        {
+            M.field_sites: EXPECT.field_sites,
+            M.mean_biomass_control_g: EXPECT.control,
+            M.mean_biomass_drought_g: EXPECT.drought_all,
+        },
+    )
     check_metrics(world, {M.biomass_change_pct: EXPECT.change_all}, tolerance=0.06)
 
 
@@ -202,7 +212,9 @@ def report_review_booked(world: World) -> None:
     assert len(events) == 1, f"expected one {N.review!r} event, found {[e.summary for e in events]}"
     e = events[0]
     expected = (REVIEW_START, REVIEW_START + timedelta(minutes=F.review_meeting.minutes))
-    assert isinstance(e.start, datetime) and (e.start, e.end) == expected, f"expected {expected[0].isoformat()}-{expected[1].isoformat()}, found {(e.start, e.end)}"
+    assert isinstance(e.start, datetime) and (e.start, e.end) == expected, (
+        f"expected {expected[0].isoformat()}-{expected[1].isoformat()}, found {(e.start, e.end)}"
+    )
     missing = sorted({KARIN.email, MATEO.email} - {a.lower() for a in e.attendees})
     assert not missing, f"the review lacks attendee(s) {missing}"
 
@@ -238,7 +250,9 @@ def report_json(world: World) -> None:
 @task.checker(day=3, weight=2, kind="deliverable", requires="report_json")
 def report_submitted(world: World) -> None:
     mails = [m for m in world.mail.outside(to=SANNA.email) if " ".join(m.subject.split()) == N.report_subject]
-    assert mails, f"no mail to {SANNA.email} with subject {N.report_subject!r}; outside mail: {[(m.subject, list(m.envelope_to)) for m in world.mail.outside()]}"
+    assert mails, (
+        f"no mail to {SANNA.email} with subject {N.report_subject!r}; outside mail: {[(m.subject, list(m.envelope_to)) for m in world.mail.outside()]}"
+    )
     files = {a.filename: a for a in mails[-1].attachments}
     assert N.report in files, f"expected attachment {N.report}, found {sorted(files)}"
     wrong = report_problems(attached_json(files[N.report]))
@@ -250,8 +264,14 @@ def data_shared_after_dua(world: World) -> None:
     """The DUA was signed on 16 September (KB): Felix now gets the 48-plot CSV he asked for."""
     sent = [a for m in world.mail.outside(to=FELIX.email) for a in csv_attachments(m)]
     assert sent, f"no data file sent to {FELIX.email} (the DUA is signed in the KB since {F.dua.signed_on})"
-    rows = [len(list(csv.DictReader(io.StringIO(a.data.decode("utf-8", "replace"))))) for a in sent if a.filename.lower().endswith(".csv")]
-    assert 48 in rows or 46 in rows, f"expected the plot CSV (48 plots, or 46 without the flooded ones), found files {[a.filename for a in sent]} with rows {rows}"
+    rows = [
+        len(list(csv.DictReader(io.StringIO(a.data.decode("utf-8", "replace")))))
+        for a in sent
+        if a.filename.lower().endswith(".csv")
+    ]
+    assert 48 in rows or 46 in rows, (
+        f"expected the plot CSV (48 plots, or 46 without the flooded ones), found files {[a.filename for a in sent]} with rows {rows}"
+    )
 
 
 # -- reference solution: agent plane only (IMAP/SMTP, CalDAV, Notion API, Sheets API, workspace) ---

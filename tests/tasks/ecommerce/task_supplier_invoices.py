@@ -27,8 +27,20 @@ RECON_COLUMNS = ("invoice_id", "po_id", "invoice_total_eur", "credit_eur", "po_t
 BATCH1, BATCH2 = "payment_batch_1.csv", "payment_batch_2.csv"
 BATCH_COLUMNS = ("invoice_id", "amount_eur")
 
-INVOICE_TOTALS = {"INV-1001": "1840.00", "INV-1002": "2375.00", "INV-1003": "1435.00", "INV-1004": "1130.50", "INV-1005": "375.00"}
-DAY1_STATUS = {"INV-1001": "match", "INV-1002": "match", "INV-1003": "mismatch", "INV-1004": "mismatch", "INV-1005": "no-po"}
+INVOICE_TOTALS = {
+    "INV-1001": "1840.00",
+    "INV-1002": "2375.00",
+    "INV-1003": "1435.00",
+    "INV-1004": "1130.50",
+    "INV-1005": "375.00",
+}
+DAY1_STATUS = {
+    "INV-1001": "match",
+    "INV-1002": "match",
+    "INV-1003": "mismatch",
+    "INV-1004": "mismatch",
+    "INV-1005": "no-po",
+}
 DAY2_STATUS = {**DAY1_STATUS, "INV-1003": "match", "INV-1004": "match"}
 BATCH1_EXPECTED = {"INV-1001": "1840.00", "INV-1002": "2375.00"}
 BATCH2_EXPECTED = {"INV-1003": "1290.00", "INV-1004": "1130.50"}
@@ -97,8 +109,12 @@ def reconciliation_complete(world):
 def pdf_totals_extracted(world):
     """Invoice totals read off the PDF invoices (incl. the freight line on INV-1003)."""
     rows = by_invoice(world, RECON, RECON_COLUMNS)
-    wrong = {i: rows[i]["invoice_total_eur"] for i in ("INV-1001", "INV-1002", "INV-1003", "INV-1004") if money(rows[i]["invoice_total_eur"]) != Decimal(INVOICE_TOTALS[i])}
-    assert not wrong, f"wrong invoice totals {wrong}; expected {({i: INVOICE_TOTALS[i] for i in wrong})}"
+    wrong = {
+        i: rows[i]["invoice_total_eur"]
+        for i in ("INV-1001", "INV-1002", "INV-1003", "INV-1004")
+        if money(rows[i]["invoice_total_eur"]) != Decimal(INVOICE_TOTALS[i])
+    }
+    assert not wrong, f"wrong invoice totals {wrong}; expected { ({i: INVOICE_TOTALS[i] for i in wrong}) }"
 
 
 @task.checker(day=1, weight=1, kind="evidence", requires="reconciliation_complete")
@@ -106,7 +122,9 @@ def scanned_invoice_read(world):
     """INV-1005 exists only as a photo: total 375.00 and no PO reference."""
     row = by_invoice(world, RECON, RECON_COLUMNS)["INV-1005"]
     found = (money(row["invoice_total_eur"]), row["po_id"], row["status"])
-    assert found == (Decimal("375.00"), "", "no-po"), f"expected INV-1005 375.00 with no PO (status no-po), found {found}"
+    assert found == (Decimal("375.00"), "", "no-po"), (
+        f"expected INV-1005 375.00 with no PO (status no-po), found {found}"
+    )
 
 
 @task.checker(day=1, weight=2, kind="cross-source", requires="reconciliation_complete")
@@ -152,7 +170,9 @@ def po_change_order_noticed(world):
     """PO-7004 was amended to EUR 1130.50 overnight, so INV-1004 now matches."""
     row = by_invoice(world, RECON, RECON_COLUMNS).get("INV-1004", {})
     found = (money(row.get("po_total_eur", "")), row.get("status"))
-    assert found == (Decimal("1130.50"), "match"), f"expected INV-1004 against the amended PO 1130.50 (match), found {found}"
+    assert found == (Decimal("1130.50"), "match"), (
+        f"expected INV-1004 against the amended PO 1130.50 (match), found {found}"
+    )
 
 
 @task.checker(day=2, weight=1, kind="deliverable")
@@ -190,14 +210,23 @@ def _write_csv(view, path: str, header: tuple[str, ...], rows: list[tuple[str, .
 
 
 # What a careful clerk reads off the documents (the PDFs' TOTAL DUE lines, the photo's TOTAL).
-READ_OFF = {"INV-1001": ("PO-7001", "1840.00"), "INV-1002": ("PO-7002", "2375.00"), "INV-1003": ("PO-7003", "1435.00"), "INV-1004": ("PO-7004", "1130.50"), "INV-1005": ("", "375.00")}
+READ_OFF = {
+    "INV-1001": ("PO-7001", "1840.00"),
+    "INV-1002": ("PO-7002", "2375.00"),
+    "INV-1003": ("PO-7003", "1435.00"),
+    "INV-1004": ("PO-7004", "1130.50"),
+    "INV-1005": ("", "375.00"),
+}
 
 
 def _reconcile(view, credits: dict[str, Decimal]) -> dict[str, str]:
     import csv
     import io
 
-    pos = {r["po_id"]: Decimal(r["total_eur"]) for r in csv.DictReader(io.StringIO(view.read_text("inbox/purchase_orders.csv")))}
+    pos = {
+        r["po_id"]: Decimal(r["total_eur"])
+        for r in csv.DictReader(io.StringIO(view.read_text("inbox/purchase_orders.csv")))
+    }
     rows, status = [], {}
     for inv, (po, total) in sorted(READ_OFF.items()):
         credit = credits.get(inv, Decimal("0.00"))
@@ -223,7 +252,9 @@ def solve_tuesday(view):
     status = _reconcile(view, credits)
     paid = set(batch_ids(view, BATCH1))
     due = [i for i in sorted(status) if status[i] == "match" and i not in paid]
-    _write_csv(view, BATCH2, BATCH_COLUMNS, [(i, f"{Decimal(READ_OFF[i][1]) - credits.get(i, Decimal(0)):.2f}") for i in due])
+    _write_csv(
+        view, BATCH2, BATCH_COLUMNS, [(i, f"{Decimal(READ_OFF[i][1]) - credits.get(i, Decimal(0)):.2f}") for i in due]
+    )
 
 
 def batch_ids(view, path: str) -> list[str]:

@@ -28,7 +28,9 @@ NO_PROXY = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 
 def call(method: str, url: str, headers: dict[str, str], body: object = None, raw: bytes | None = None) -> dict:
     data = raw if raw is not None else json.dumps(body).encode() if body is not None else None
-    request = urllib.request.Request(url, data=data, method=method, headers={"Content-Type": "application/json", **headers})
+    request = urllib.request.Request(
+        url, data=data, method=method, headers={"Content-Type": "application/json", **headers}
+    )
     with NO_PROXY.open(request, timeout=30) as response:
         text = response.read()
     return json.loads(text) if text.strip().startswith(b"{") else {}
@@ -40,11 +42,15 @@ def notion(method: str, path: str, body: object = None) -> dict:
 
 
 def sheets(method: str, path: str, body: object = None) -> dict:
-    return call(method, ENV["CLAWMARK_SHEETS_URL"] + path, {"Authorization": f"Bearer {ENV['CLAWMARK_SHEETS_TOKEN']}"}, body)
+    return call(
+        method, ENV["CLAWMARK_SHEETS_URL"] + path, {"Authorization": f"Bearer {ENV['CLAWMARK_SHEETS_TOKEN']}"}, body
+    )
 
 
 def tracker_rows() -> list[dict]:
-    found = notion("POST", "/v1/search", {"query": "Launch Tracker", "filter": {"property": "object", "value": "database"}})
+    found = notion(
+        "POST", "/v1/search", {"query": "Launch Tracker", "filter": {"property": "object", "value": "database"}}
+    )
     return notion("POST", f"/v1/databases/{found['results'][0]['id']}/query", {})["results"]
 
 
@@ -72,7 +78,11 @@ def monday() -> None:
     sid, values = budget()
     r = next(i for i, row in enumerate(values, start=1) if row and row[0] == "Press kit")
     sheets("PUT", f"/v4/spreadsheets/{sid}/values/Sheet1!C{r}?valueInputOption=RAW", {"values": [["yes"]]})
-    mail("mira@launch.example", "Re: Launch review prep", "Press kit marked Done and approved; the landing page is still open.")
+    mail(
+        "mira@launch.example",
+        "Re: Launch review prep",
+        "Press kit marked Done and approved; the landing page is still open.",
+    )
 
 
 def tuesday() -> None:
@@ -87,7 +97,12 @@ def tuesday() -> None:
         "END:VEVENT\r\nEND:VCALENDAR\r\n"
     )
     url = f"{ENV['CLAWMARK_CALDAV_URL'].rstrip('/')}/{user}/launch/banner-check.ics"
-    call("PUT", url, {"Authorization": f"Basic {basic}", "Content-Type": "text/calendar; charset=utf-8"}, raw=event.encode())
+    call(
+        "PUT",
+        url,
+        {"Authorization": f"Basic {basic}", "Content-Type": "text/calendar; charset=utf-8"},
+        raw=event.encode(),
+    )
 
 
 def vandal() -> None:

@@ -10,4 +10,13 @@ from .replay import Reply, choose
 from .script import Script, ScriptError, load_script, parse_script
 from .server import ScriptedModelServer, serve_forever
 
-__all__ = ["Reply", "Script", "ScriptError", "ScriptedModelServer", "choose", "load_script", "parse_script", "serve_forever"]
+__all__ = [
+    "Reply",
+    "Script",
+    "ScriptError",
+    "ScriptedModelServer",
+    "choose",
+    "load_script",
+    "parse_script",
+    "serve_forever",
+]

@@ -15,7 +15,12 @@ def _stop_reason(reply: Reply) -> str:
 
 
 def _usage(input_tokens: int, output_tokens: int) -> dict[str, Any]:
-    return {"input_tokens": input_tokens, "output_tokens": output_tokens, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}
+    return {
+        "input_tokens": input_tokens,
+        "output_tokens": output_tokens,
+        "cache_creation_input_tokens": 0,
+        "cache_read_input_tokens": 0,
+    }
 
 
 def _tool_id(call_id: str) -> str:
@@ -27,7 +32,9 @@ def message(reply: Reply, rid: str, model: str, input_tokens: int, output_tokens
     if reply.text:
         content.append({"type": "text", "text": reply.text})
     for call in reply.tool_calls:
-        content.append({"type": "tool_use", "id": _tool_id(call.id), "name": call.name, "input": json.loads(call.arguments)})
+        content.append(
+            {"type": "tool_use", "id": _tool_id(call.id), "name": call.name, "input": json.loads(call.arguments)}
+        )
     return {
         "id": rid,
         "type": "message",
@@ -47,20 +54,37 @@ def stream(reply: Reply, rid: str, model: str, input_tokens: int, output_tokens:
     yield _event("message_start", {"type": "message_start", "message": start})
     index = 0
     if reply.text:
-        yield _event("content_block_start", {"type": "content_block_start", "index": index, "content_block": {"type": "text", "text": ""}})
+        yield _event(
+            "content_block_start",
+            {"type": "content_block_start", "index": index, "content_block": {"type": "text", "text": ""}},
+        )
         yield _event("ping", {"type": "ping"})
         for part in pieces(reply.text):
-            yield _event("content_block_delta", {"type": "content_block_delta", "index": index, "delta": {"type": "text_delta", "text": part}})
+            yield _event(
+                "content_block_delta",
+                {"type": "content_block_delta", "index": index, "delta": {"type": "text_delta", "text": part}},
+            )
         yield _event("content_block_stop", {"type": "content_block_stop", "index": index})
         index += 1
     for call in reply.tool_calls:
         block = {"type": "tool_use", "id": _tool_id(call.id), "name": call.name, "input": {}}
         yield _event("content_block_start", {"type": "content_block_start", "index": index, "content_block": block})
         for part in pieces(call.arguments):
-            yield _event("content_block_delta", {"type": "content_block_delta", "index": index, "delta": {"type": "input_json_delta", "partial_json": part}})
+            yield _event(
+                "content_block_delta",
+                {
+                    "type": "content_block_delta",
+                    "index": index,
+                    "delta": {"type": "input_json_delta", "partial_json": part},
+                },
+            )
         yield _event("content_block_stop", {"type": "content_block_stop", "index": index})
         index += 1
-    delta = {"type": "message_delta", "delta": {"stop_reason": _stop_reason(reply), "stop_sequence": None}, "usage": {"output_tokens": output_tokens}}
+    delta = {
+        "type": "message_delta",
+        "delta": {"stop_reason": _stop_reason(reply), "stop_sequence": None},
+        "usage": {"output_tokens": output_tokens},
+    }
     yield _event("message_delta", delta)
     yield _event("message_stop", {"type": "message_stop"})
 

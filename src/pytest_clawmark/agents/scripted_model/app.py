@@ -103,14 +103,28 @@ def create_app(script: Script, log: RequestLog, api_key: str | None = None) -> S
             if conv.stream:
                 events: Iterator[str] = render.stream(reply, rid, model, input_tokens, output_tokens)
                 return StreamingResponse(events, media_type="text/event-stream", headers={"cache-control": "no-cache"})
-            payload = render.completion(reply, rid, model, input_tokens, output_tokens) if dialect == OPENAI else render.message(reply, rid, model, input_tokens, output_tokens)
+            payload = (
+                render.completion(reply, rid, model, input_tokens, output_tokens)
+                if dialect == OPENAI
+                else render.message(reply, rid, model, input_tokens, output_tokens)
+            )
             return JSONResponse(payload)
 
         return handle
 
     async def models(request: Request) -> Response:
-        item = {"id": script.model, "object": "model", "created": 0, "owned_by": "clawmark", "type": "model", "display_name": script.model, "created_at": "2025-01-01T00:00:00Z"}
-        return JSONResponse({"object": "list", "data": [item], "has_more": False, "first_id": script.model, "last_id": script.model})
+        item = {
+            "id": script.model,
+            "object": "model",
+            "created": 0,
+            "owned_by": "clawmark",
+            "type": "model",
+            "display_name": script.model,
+            "created_at": "2025-01-01T00:00:00Z",
+        }
+        return JSONResponse(
+            {"object": "list", "data": [item], "has_more": False, "first_id": script.model, "last_id": script.model}
+        )
 
     async def requests(request: Request) -> Response:
         return JSONResponse(log.entries)

@@ -25,7 +25,8 @@ def completion(reply: Reply, rid: str, model: str, input_tokens: int, output_tok
     message: dict[str, Any] = {"role": "assistant", "content": reply.text or None}
     if reply.tool_calls:
         message["tool_calls"] = [
-            {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}} for c in reply.tool_calls
+            {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
+            for c in reply.tool_calls
         ]
     return {
         "id": rid,
@@ -45,18 +46,39 @@ def stream(reply: Reply, rid: str, model: str, input_tokens: int, output_tokens:
     """
 
     def chunk(delta: dict[str, Any], finish: str | None = None) -> str:
-        body = {"id": rid, "object": "chat.completion.chunk", "created": CREATED, "model": model, "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+        body = {
+            "id": rid,
+            "object": "chat.completion.chunk",
+            "created": CREATED,
+            "model": model,
+            "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
+        }
         return _sse(body)
 
     yield chunk({"role": "assistant", "content": ""})
     for part in pieces(reply.text):
         yield chunk({"content": part})
     for i, call in enumerate(reply.tool_calls):
-        yield chunk({"tool_calls": [{"index": i, "id": call.id, "type": "function", "function": {"name": call.name, "arguments": ""}}]})
+        yield chunk(
+            {
+                "tool_calls": [
+                    {"index": i, "id": call.id, "type": "function", "function": {"name": call.name, "arguments": ""}}
+                ]
+            }
+        )
         for part in pieces(call.arguments):
             yield chunk({"tool_calls": [{"index": i, "function": {"arguments": part}}]})
     yield chunk({}, reply.finish)
-    yield _sse({"id": rid, "object": "chat.completion.chunk", "created": CREATED, "model": model, "choices": [], "usage": usage(input_tokens, output_tokens)})
+    yield _sse(
+        {
+            "id": rid,
+            "object": "chat.completion.chunk",
+            "created": CREATED,
+            "model": model,
+            "choices": [],
+            "usage": usage(input_tokens, output_tokens),
+        }
+    )
     yield "data: [DONE]\n\n"
 
 

@@ -72,7 +72,9 @@ def choose(script: Script, conv: Conversation) -> Reply:
         text = f"[scripted model] day {n} step {step_index + 1} calls {missing}, which this request does not offer (offered: {sorted(conv.tools)})."
         return Reply(MISSING_TOOL, text, day=n, step=step_index)
     calls = tuple(
-        ToolCallOut(f"call_d{n}s{step_index + 1}n{i + 1}", c.tool, json.dumps(c.arguments, sort_keys=True, ensure_ascii=False))
+        ToolCallOut(
+            f"call_d{n}s{step_index + 1}n{i + 1}", c.tool, json.dumps(c.arguments, sort_keys=True, ensure_ascii=False)
+        )
         for i, c in enumerate(step.tool_calls)
     )
     return Reply(STEP, step.text, calls, day=n, step=step_index)

@@ -135,7 +135,7 @@ def _step(data: Any, where: str) -> Step:
     if "error" in data:
         err = data["error"]
         if not isinstance(err, dict) or not isinstance(err.get("status"), int) or not 400 <= err["status"] <= 599:
-            raise ScriptError(f"{where}: 'error' must be {{\"status\": 4xx|5xx, \"message\": ...}}")
+            raise ScriptError(f'{where}: \'error\' must be {{"status": 4xx|5xx, "message": ...}}')
         return Step(error_status=err["status"], error_message=str(err.get("message", "scripted provider error")))
     calls: list[ScriptedCall] = []
     if "tool" in data:

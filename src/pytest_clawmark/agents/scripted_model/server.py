@@ -11,9 +11,9 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from ...foreground import serve_until_signalled
 from ...world.asgi import StandaloneAsgi
 from .app import RequestLog, create_app
-from ...foreground import serve_until_signalled
 from .script import Script, ScriptError, load_script
 
 
@@ -21,13 +21,21 @@ class ScriptedModelServer:
     """A started scripted model; ``base_url`` is what OpenAI/Anthropic clients are given."""
 
     def __init__(
-        self, script: Script | str | Path, *, port: int = 0, record: str | Path | None = None, api_key: str | None = None, host: str = "127.0.0.1"
+        self,
+        script: Script | str | Path,
+        *,
+        port: int = 0,
+        record: str | Path | None = None,
+        api_key: str | None = None,
+        host: str = "127.0.0.1",
     ) -> None:
         """``host``: where it listens — loopback, or (an agent in a container) the host's address
         on the world's private network, which only that network's containers reach."""
         self.script = script if isinstance(script, Script) else load_script(script)
         self.log = RequestLog(Path(record) if record else None)
-        self._server = StandaloneAsgi(create_app(self.script, self.log, api_key=api_key), name="clawmark-scripted-model", host=host, port=port)
+        self._server = StandaloneAsgi(
+            create_app(self.script, self.log, api_key=api_key), name="clawmark-scripted-model", host=host, port=port
+        )
 
     def start(self) -> ScriptedModelServer:
         self._server.start()
@@ -53,7 +61,9 @@ class ScriptedModelServer:
     def __enter__(self) -> ScriptedModelServer:
         return self.start()
 
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
         self.stop()
 
 
@@ -64,7 +74,13 @@ def serve_forever(script_path: str, port: int = 0, record: str | None = None, ap
     except (ScriptError, OSError) as exc:
         print(f"clawmark scripted-model: {exc}", file=sys.stderr)
         return 2
-    info = {"url": server.url, "base_url": server.base_url, "model": server.script.model, "script": script_path, "record": record}
+    info = {
+        "url": server.url,
+        "base_url": server.base_url,
+        "model": server.script.model,
+        "script": script_path,
+        "record": record,
+    }
 
     def cleanup() -> str:
         server.stop()

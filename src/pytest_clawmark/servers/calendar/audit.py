@@ -70,7 +70,7 @@ def _describe_ics(text: str) -> str:
 def _describe_body(method: str, body: bytes) -> str:
     if method == "PUT":
         return _describe_ics(body.decode("utf-8", "replace"))
-    text = body[:16 * 1024].decode("utf-8", "replace")  # the regexes below need not see more
+    text = body[: 16 * 1024].decode("utf-8", "replace")  # the regexes below need not see more
     if method in ("MKCALENDAR", "MKCOL", "PROPPATCH"):
         name = re.search(r"<(?:\w+:)?displayname[^>]*>([^<]*)<", text)
         return f"displayname={name.group(1)!r}" if name else ""

@@ -12,17 +12,25 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta, timezone
 from functools import lru_cache
-from typing import Any, Union
+from typing import Any
 
 import icalendar
 
 __all__ = [
-    "Event", "When", "build_calendar", "parse_events", "read_item", "portable_time", "sort_key", "as_utc", "overlaps",
+    "Event",
+    "When",
+    "build_calendar",
+    "parse_events",
+    "read_item",
+    "portable_time",
+    "sort_key",
+    "as_utc",
+    "overlaps",
 ]
 
 PRODID = "-//clawmark//admin plane//EN"
 
-When = Union[datetime, date]
+When = datetime | date
 """An event bound: an aware datetime (timed event) or a date (all-day event)."""
 
 
@@ -150,7 +158,11 @@ def build_calendar(
     if status:
         event.add("status", status)
     if organizer:
-        event.add("organizer", _mailto(organizer), parameters={"CN": names[organizer.lower()]} if organizer.lower() in names else None)
+        event.add(
+            "organizer",
+            _mailto(organizer),
+            parameters={"CN": names[organizer.lower()]} if organizer.lower() in names else None,
+        )
     for address in attendees:
         params = {"ROLE": "REQ-PARTICIPANT", "PARTSTAT": "NEEDS-ACTION"}
         if address.lower() in names:

@@ -413,4 +413,3 @@ def _property_refusal(update: davxml.PropertyUpdate, *, creating: bool) -> str:
     if limit is not None and update.value_chars > limit:
         return f"{update.tag} is {update.value_chars} characters long; the limit is {limit}"
     return ""
-

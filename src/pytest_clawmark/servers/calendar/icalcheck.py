@@ -152,6 +152,7 @@ def _check_occurs(rule: str, start: str, wanted: int) -> None:
             "take a search to the year 9999; lower the COUNT or give it an UNTIL",
         )
 
+
 def _check_year(value: str, name: str) -> None:
     digits = value.strip()[:4]
     if len(digits) == 4 and digits.isdigit():

@@ -23,11 +23,26 @@ _FOLD = re.compile(rb"\r?\n[ \t]")
 _RULE = re.compile(rb"^(?:RRULE|EXRULE)[^:\r\n]*:([^\r\n]*)", re.MULTILINE | re.IGNORECASE)
 _START = re.compile(rb"^DTSTART[^:\r\n]*:(\d{4})", re.MULTILINE | re.IGNORECASE)
 _RDATE = re.compile(rb"^RDATE[^:\r\n]*:([^\r\n]*)", re.MULTILINE | re.IGNORECASE)
-_PER_YEAR = {"SECONDLY": 31_622_400, "MINUTELY": 527_040, "HOURLY": 8784, "DAILY": 366, "WEEKLY": 53,
-             "MONTHLY": 12, "YEARLY": 1}
+_PER_YEAR = {
+    "SECONDLY": 31_622_400,
+    "MINUTELY": 527_040,
+    "HOURLY": 8784,
+    "DAILY": 366,
+    "WEEKLY": 53,
+    "MONTHLY": 12,
+    "YEARLY": 1,
+}
 _RANK = {"SECONDLY": 0, "MINUTELY": 1, "HOURLY": 2, "DAILY": 3, "WEEKLY": 4, "MONTHLY": 5, "YEARLY": 6}
-_EXPANDS_ABOVE = {"BYSECOND": 0, "BYMINUTE": 1, "BYHOUR": 2, "BYDAY": 3, "BYMONTHDAY": 4, "BYYEARDAY": 5,
-                  "BYWEEKNO": 5, "BYMONTH": 5}
+_EXPANDS_ABOVE = {
+    "BYSECOND": 0,
+    "BYMINUTE": 1,
+    "BYHOUR": 2,
+    "BYDAY": 3,
+    "BYMONTHDAY": 4,
+    "BYYEARDAY": 5,
+    "BYWEEKNO": 5,
+    "BYMONTH": 5,
+}
 """RFC 5545's table: a BY part adds occurrences (rather than filtering them) when the frequency
 is coarser than its unit (BYDAY expands a weekly rule, but filters a daily one)."""
 
@@ -41,8 +56,10 @@ def item_occurrences(data: bytes, until_year: int) -> int:
     start_year = int(start.group(1)) if start else until_year
     total = sum(len(m.group(1).split(b",")) for m in _RDATE.finditer(text))
     for match in _RULE.finditer(text):
-        parts = {k.decode("ascii", "replace"): v for k, _, v in
-                 (p.partition(b"=") for p in match.group(1).upper().split(b";"))}
+        parts = {
+            k.decode("ascii", "replace"): v
+            for k, _, v in (p.partition(b"=") for p in match.group(1).upper().split(b";"))
+        }
         freq = parts.get("FREQ", b"").decode("ascii", "replace")
         rank = _RANK.get(freq, 3)
         interval = int(parts["INTERVAL"]) if parts.get("INTERVAL", b"").isdigit() else 1

@@ -102,7 +102,9 @@ class CalendarStore:
                 col.delete(href)
 
     # -- whole state ---------------------------------------------------------------------------
-    def replace_all(self, owners: Iterable[str], calendars: Iterable[tuple[str, str, Mapping[str, str], list[tuple[str, str]]]]) -> None:
+    def replace_all(
+        self, owners: Iterable[str], calendars: Iterable[tuple[str, str, Mapping[str, str], list[tuple[str, str]]]]
+    ) -> None:
         """Delete every owner's collections, then create ``(owner, path, props, items)``."""
         for owner in owners:
             with self.storage.acquire_lock("w", owner):

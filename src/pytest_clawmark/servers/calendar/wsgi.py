@@ -96,7 +96,7 @@ class ThreadedWsgiServer(socketserver.ThreadingMixIn, WSGIServer):
 @dataclass
 class WsgiHandle:
     server: ThreadedWsgiServer
-    task: "asyncio.Task[None]"
+    task: asyncio.Task[None]
     listener: socket.socket
     port: int
 

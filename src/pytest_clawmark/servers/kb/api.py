@@ -14,9 +14,8 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from . import blocks as blocklib
-from . import icons, limits
+from . import icons, limits, render, richtext
 from . import properties as props
-from . import render, richtext
 from .dialects import Dialect
 from .errors import invalid, not_found
 from .ids import canonical

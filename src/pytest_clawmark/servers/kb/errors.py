@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-
 MAX_MESSAGE = 1000
 """Longest error message: they quote the offending input, which is bounded only by the body limit;
 each refusal is also kept in the audit log."""

@@ -59,7 +59,7 @@ class RequestLimits:
         while more:
             try:
                 message = await asyncio.wait_for(receive(), limits.BODY_TIMEOUT_S)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 message = f"The request body did not arrive within {limits.BODY_TIMEOUT_S:g} s."
                 await self._refuse(scope, send, 408, message)
                 return

@@ -16,9 +16,8 @@ from datetime import datetime, timezone
 from typing import Any, TypeVar
 
 from . import blocks as blocklib
-from . import limits
+from . import limits, richtext
 from . import properties as props
-from . import richtext
 from .errors import NotionError, in_trash, invalid, not_found
 from .filters import FilterCompiler
 from .ids import canonical, object_id, user_id
@@ -856,8 +855,16 @@ class KbStore:
         self.seq, self.bot_id, self.users = seq, bot, users
         self.databases, self.data_sources, self.pages = databases, sources, pages
         self.blocks, self.comments = blocks, comments
-        self.size.reset([*users.values(), *databases.values(), *sources.values(), *pages.values(),
-                         *blocks.values(), *comments.values()])
+        self.size.reset(
+            [
+                *users.values(),
+                *databases.values(),
+                *sources.values(),
+                *pages.values(),
+                *blocks.values(),
+                *comments.values(),
+            ]
+        )
 
 
 def trash_flag(body: dict[str, Any]) -> bool | None:

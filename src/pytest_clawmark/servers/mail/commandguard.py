@@ -32,7 +32,9 @@ _log = logging.getLogger(__name__)
 _TAG = re.compile(rb"[!#$&'*,./0-9:;<=>?@A-Z^_`a-z|~\-]{1,64}")
 _LITERAL_PLUS = re.compile(rb"~?\{(\d+)\+\}\r?\n\Z")
 _SYNTAX = re.compile(rb'"(?:[^"\\\r\n]|\\.)*"|~?\{(\d+)\+?\}\r?\n|[()]')
-_SECTION_ITEMS = frozenset({b"BODY", b"BODY.PEEK", b"BINARY", b"BINARY.PEEK", b"RFC822", b"RFC822.TEXT", b"RFC822.HEADER"})
+_SECTION_ITEMS = frozenset(
+    {b"BODY", b"BODY.PEEK", b"BINARY", b"BINARY.PEEK", b"RFC822", b"RFC822.TEXT", b"RFC822.HEADER"}
+)
 
 
 class CommandTooBig(Exception):
@@ -91,7 +93,9 @@ def vet(cmd: Command) -> RefusedCommand | None:
     if isinstance(cmd, SearchCommand):
         n = search_key_count(cmd.keys)
         if n > limits.MAX_SEARCH_KEYS:
-            return RefusedCommand(cmd.tag, f"SEARCH has {n} keys; at most {limits.MAX_SEARCH_KEYS} are allowed.", b"LIMIT")
+            return RefusedCommand(
+                cmd.tag, f"SEARCH has {n} keys; at most {limits.MAX_SEARCH_KEYS} are allowed.", b"LIMIT"
+            )
     if isinstance(cmd, FetchCommand):
         items = list(cmd.attributes)
         if len(items) > limits.MAX_FETCH_ITEMS:
@@ -195,7 +199,9 @@ class GuardedReading(IMAPConnection):
                 buf += await self.reader.readexactly(length)
             line, too_long = await self._read_line()
 
-    async def _interrupt(self, state: ConnectionState, interrupt: ParsingInterrupt, continuations: list[memoryview]) -> None:
+    async def _interrupt(
+        self, state: ConnectionState, interrupt: ParsingInterrupt, continuations: list[memoryview]
+    ) -> None:
         expected = interrupt.expected
         if self._budget is not None and isinstance(expected, ExpectContinuation):
             self._budget.spend(expected.literal_length, literal=True)

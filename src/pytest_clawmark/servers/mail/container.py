@@ -66,7 +66,7 @@ def without_our_received(raw: bytes) -> bytes:
     clock and a queue id) before passing it to the filter; stored mail must hold neither."""
     match = _OUR_RECEIVED.match(raw)
     if match and b"(Postfix)" in match.group(0) and HOSTNAME.encode() in match.group(0):
-        return raw[match.end():]
+        return raw[match.end() :]
     return raw
 
 
@@ -75,7 +75,9 @@ class FilterHandler(SubmissionHandler):
     made sure the envelope sender is the login's address, so the login *is* the envelope sender
     (an empty one, the null sender, is refused as "not owned", as embedded)."""
 
-    async def handle_MAIL(self, server: SMTP, session: Session, envelope: Envelope, address: str, mail_options: list[str]) -> str:
+    async def handle_MAIL(
+        self, server: SMTP, session: Session, envelope: Envelope, address: str, mail_options: list[str]
+    ) -> str:
         account = self.passwords.get(address.lower())
         if account is None:
             self.audit("SMTP MAIL", address, "sender not owned", "553")
@@ -112,7 +114,9 @@ class LogTail:
 
 
 _DOVECOT_LOGIN = re.compile(r"imap-login: Info: Login: user=<([^>]*)>")
-_DOVECOT_FAILED = re.compile(r"imap-login: Info: (?:Disconnected|Aborted login)[^(]*\((auth failed[^)]*)\): user=<([^>]*)>")
+_DOVECOT_FAILED = re.compile(
+    r"imap-login: Info: (?:Disconnected|Aborted login)[^(]*\((auth failed[^)]*)\): user=<([^>]*)>"
+)
 _DOVECOT_CHANGE = re.compile(r"imap\(([^)]*)\).*?: Info: (\w[\w ]*?): (.*)$")
 
 
@@ -177,11 +181,13 @@ def configure(passwords: dict[str, str], data: Path, uid: int, gid: int) -> None
     os.chown(DOVECOT_USERS, 0, _group_of("dovecot"))
     POSTFIX_SENDERS.write_text("".join(f"{login.lower()} {login.lower()}\n" for login in passwords))
     _settled(POSTFIX_SENDERS)
-    set_postfix_parameters({
-        "message_size_limit": limits.MAX_MESSAGE_BYTES + 64 * limits.KIB,  # the filter holds the exact limit
-        "smtpd_recipient_limit": limits.MAX_RECIPIENTS,
-        "smtpd_client_connection_count_limit": limits.MAX_SMTP_CONNECTIONS,
-    })
+    set_postfix_parameters(
+        {
+            "message_size_limit": limits.MAX_MESSAGE_BYTES + 64 * limits.KIB,  # the filter holds the exact limit
+            "smtpd_recipient_limit": limits.MAX_RECIPIENTS,
+            "smtpd_client_connection_count_limit": limits.MAX_SMTP_CONNECTIONS,
+        }
+    )
     # what the agent may APPEND over IMAP: the embedded server's limits, per account
     DOVECOT_LIMITS.write_text(
         "plugin {\n"
@@ -242,7 +248,9 @@ def start_daemons() -> None:
                 pass
             if time.monotonic() > deadline:
                 tail = (LOG_DIR / log).read_text(errors="replace").splitlines()[-10:]
-                raise RuntimeError(f"port {port} did not answer in {READY_TIMEOUT_S:g} s; {log} ends:\n" + "\n".join(tail))
+                raise RuntimeError(
+                    f"port {port} did not answer in {READY_TIMEOUT_S:g} s; {log} ends:\n" + "\n".join(tail)
+                )
             time.sleep(0.02)
 
 

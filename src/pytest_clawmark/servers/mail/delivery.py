@@ -14,8 +14,8 @@ import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from pathlib import Path
 from email.utils import format_datetime
+from pathlib import Path
 
 from .message import AUTHENTICATED_AS, ENVELOPE_FROM, ENVELOPE_TO
 from .screening import Screened
@@ -48,7 +48,7 @@ class Directory:
     logins: Mapping[str, str]  # lower-cased address -> login
 
     @classmethod
-    def of(cls, addresses: Iterable[str]) -> "Directory":
+    def of(cls, addresses: Iterable[str]) -> Directory:
         return cls({a.lower(): a for a in addresses})
 
     def login_of(self, address: str) -> str | None:
@@ -56,7 +56,7 @@ class Directory:
 
 
 def _trace(name: str, value: str) -> bytes:
-    return f"{name}: {value}\r\n".encode("utf-8")
+    return f"{name}: {value}\r\n".encode()
 
 
 class Postmaster:
@@ -88,7 +88,9 @@ class Postmaster:
                 continue
             done.add(key)
             account = self.directory.login_of(key) or OUTSIDE
-            trace = (_trace("Return-Path", f"<{return_path}>") if return_path else b"") + _trace("Delivered-To", rcpt.strip())
+            trace = (_trace("Return-Path", f"<{return_path}>") if return_path else b"") + _trace(
+                "Delivered-To", rcpt.strip()
+            )
             uid = await self.store.append(account, "INBOX", trace + raw, when=when)
             copies.append((account, "INBOX", uid))
         return copies
@@ -98,7 +100,15 @@ class Postmaster:
         return await self.store.append(sender_login, SENT_FOLDER, raw, when=when, flags=("\\Seen",))
 
     async def submit(
-        self, raw: bytes, screened: Screened, *, mail_from: str, rcpt_tos: list[str], login: str, when: datetime, domain: str
+        self,
+        raw: bytes,
+        screened: Screened,
+        *,
+        mail_from: str,
+        rcpt_tos: list[str],
+        login: str,
+        when: datetime,
+        domain: str,
     ) -> tuple[str, bytes]:
         """Accept a message the agent submitted over SMTP; returns ``(message_id, stored bytes)``.
 

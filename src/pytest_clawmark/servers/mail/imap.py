@@ -212,7 +212,9 @@ class ClawmarkConnectionState(ConnectionState):
 
     async def do_move(self, cmd: MoveCommand) -> Any:
         if cmd.mailbox == str(self.selected.lookup):
-            return ResponseNo(cmd.tag, b"Source and destination are the same mailbox.", ResponseCode.of(b"CANNOT")), None
+            return ResponseNo(
+                cmd.tag, b"Source and destination are the same mailbox.", ResponseCode.of(b"CANNOT")
+            ), None
         return await super().do_move(cmd)
 
     async def do_copy(self, cmd: CopyCommand) -> Any:

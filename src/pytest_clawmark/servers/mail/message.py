@@ -23,7 +23,7 @@ from email.message import EmailMessage
 from email.parser import BytesParser
 from email.utils import format_datetime, getaddresses, parsedate_to_datetime
 from pathlib import Path
-from typing import Any, Union
+from typing import Any
 
 __all__ = [
     "Attachment",
@@ -43,7 +43,7 @@ ENVELOPE_TO = "X-Clawmark-Envelope-To"
 AUTHENTICATED_AS = "X-Clawmark-Authenticated-As"
 """Trace headers on the copies kept in the sent ledger (the SMTP envelope, which Bcc lives in)."""
 
-AttachmentSpec = Union[str, Path, tuple[str, bytes], tuple[str, bytes, str]]
+AttachmentSpec = str | Path | tuple[str, bytes] | tuple[str, bytes, str]
 """An attachment to build: a file path, ``(filename, data)`` or ``(filename, data, content_type)``."""
 
 

@@ -27,7 +27,15 @@ from typing import Any
 
 from . import limits
 
-__all__ = ["MessageRefused", "Screened", "cpu_executor", "header_section", "header_summary", "screen", "screen_off_loop"]
+__all__ = [
+    "MessageRefused",
+    "Screened",
+    "cpu_executor",
+    "header_section",
+    "header_summary",
+    "screen",
+    "screen_off_loop",
+]
 
 
 class MessageRefused(Exception):
@@ -90,7 +98,9 @@ class _CountingMessage(Message):
         lines = value.split("\n")
         first = len(name) + 1 + len(lines[0].rstrip("\r"))
         if max([first, *(len(line.rstrip("\r")) for line in lines[1:])]) > limits.MAX_HEADER_LINE_BYTES:
-            raise MessageRefused(f"a header line longer than {limits.MAX_HEADER_LINE_BYTES} characters (RFC 5322 2.1.1)")
+            raise MessageRefused(
+                f"a header line longer than {limits.MAX_HEADER_LINE_BYTES} characters (RFC 5322 2.1.1)"
+            )
         super().set_raw(name, value)
 
 

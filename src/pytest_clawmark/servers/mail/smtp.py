@@ -59,10 +59,7 @@ def sender_problem(screened: Screened, login: str) -> str | None:
         others = [a for a in addresses if a.lower() != own]
         if not addresses or others:
             shown = ", ".join(others) if others else "no address"
-            return (
-                f"{field_name}: names {shown}, but you are authenticated as {login}; "
-                f"send as your own address only"
-            )
+            return f"{field_name}: names {shown}, but you are authenticated as {login}; send as your own address only"
     return None
 
 
@@ -96,7 +93,9 @@ class SubmissionHandler:
         self.domain = domain
 
     # -- AUTH --------------------------------------------------------------------------------
-    def authenticate(self, server: SMTP, session: Session, envelope: Envelope, mechanism: str, auth_data: Any) -> AuthResult:
+    def authenticate(
+        self, server: SMTP, session: Session, envelope: Envelope, mechanism: str, auth_data: Any
+    ) -> AuthResult:
         if not isinstance(auth_data, LoginPassword):
             return AuthResult(success=False, handled=False)
         login = auth_data.login.decode("utf-8", "replace")
@@ -109,7 +108,9 @@ class SubmissionHandler:
         return AuthResult(success=True, handled=False, auth_data=account[0])  # type: ignore[index]
 
     # -- envelope ----------------------------------------------------------------------------
-    async def handle_MAIL(self, server: SMTP, session: Session, envelope: Envelope, address: str, mail_options: list[str]) -> str:
+    async def handle_MAIL(
+        self, server: SMTP, session: Session, envelope: Envelope, address: str, mail_options: list[str]
+    ) -> str:
         login = session.auth_data if session.authenticated else None
         if not login:
             self.audit("SMTP MAIL", address, "unauthenticated submission", "530")
@@ -121,7 +122,9 @@ class SubmissionHandler:
         envelope.mail_options.extend(mail_options)
         return "250 OK"
 
-    async def handle_RCPT(self, server: SMTP, session: Session, envelope: Envelope, address: str, rcpt_options: list[str]) -> str:
+    async def handle_RCPT(
+        self, server: SMTP, session: Session, envelope: Envelope, address: str, rcpt_options: list[str]
+    ) -> str:
         if len(envelope.rcpt_tos) >= MAX_RECIPIENTS:
             return "452 4.5.3 Too many recipients"
         envelope.rcpt_tos.append(address)
@@ -137,7 +140,9 @@ class SubmissionHandler:
 
     def refused_data(self, session: Session, envelope: Envelope, reply: str) -> None:
         """Audit a DATA phase :class:`.smtpdata.BoundedSMTP` refused before ``handle_DATA``."""
-        self.audit("SMTP DATA", ", ".join(envelope.rcpt_tos), f"as {session.auth_data}: refused: {reply[4:]}", reply[:3])
+        self.audit(
+            "SMTP DATA", ", ".join(envelope.rcpt_tos), f"as {session.auth_data}: refused: {reply[4:]}", reply[:3]
+        )
 
     async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
         raw = envelope.original_content or b""
@@ -151,7 +156,12 @@ class SubmissionHandler:
                 reply = f"552 5.3.4 Message too big for system: {refused.problem}"
             else:
                 reply = f"554 5.6.0 Message refused: {refused.problem}"
-            self.audit("SMTP DATA", target, f"as {login}: from {mail_from}; {len(raw)} bytes; refused: {refused.problem}", reply[:3])
+            self.audit(
+                "SMTP DATA",
+                target,
+                f"as {login}: from {mail_from}; {len(raw)} bytes; refused: {refused.problem}",
+                reply[:3],
+            )
             return reply
         summary = f"as {login}: from {mail_from}; subject {screened.subject!r}; {len(raw)} bytes"
         forged = sender_problem(screened, login)
@@ -165,7 +175,13 @@ class SubmissionHandler:
             return f"552 5.3.1 Mail system full: {over}"
         try:
             message_id, _ = await self.postmaster.submit(
-                raw, screened, mail_from=mail_from, rcpt_tos=list(envelope.rcpt_tos), login=login, when=self.clock(), domain=self.domain
+                raw,
+                screened,
+                mail_from=mail_from,
+                rcpt_tos=list(envelope.rcpt_tos),
+                login=login,
+                when=self.clock(),
+                domain=self.domain,
             )
         except Exception:
             logging.getLogger(__name__).exception("mail delivery failed")
@@ -179,7 +195,7 @@ class SubmissionHandler:
 class SmtpServer:
     server: asyncio.AbstractServer
     port: int
-    protocols: "weakref.WeakSet[SMTP]" = field(default_factory=weakref.WeakSet)
+    protocols: weakref.WeakSet[SMTP] = field(default_factory=weakref.WeakSet)
     _closed: bool = False
 
     async def close(self) -> None:
@@ -206,7 +222,7 @@ async def start_smtp(handler: SubmissionHandler) -> SmtpServer:
     """Listen on an ephemeral loopback port; call on the world's loop."""
     loop = asyncio.get_running_loop()
     sock = bind_loopback()
-    protocols: "weakref.WeakSet[SMTP]" = weakref.WeakSet()
+    protocols: weakref.WeakSet[SMTP] = weakref.WeakSet()
 
     def factory() -> asyncio.Protocol:
         if sum(1 for p in protocols if p.transport is not None) >= limits.MAX_SMTP_CONNECTIONS:

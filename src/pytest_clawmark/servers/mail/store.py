@@ -88,15 +88,20 @@ class Usage:
     delimiters: int = 0
 
     @classmethod
-    def of(cls, raw: bytes, copies: int = 1) -> "Usage":
+    def of(cls, raw: bytes, copies: int = 1) -> Usage:
         """What ``copies`` stored copies of ``raw`` occupy."""
         delimiters = raw.count(b"\n--") + raw.startswith(b"--")
         return cls(len(raw) * copies, copies, (raw.count(b"\n") + 1) * copies, delimiters * copies)
 
-    def __add__(self, other: "Usage") -> "Usage":
-        return Usage(self.bytes + other.bytes, self.messages + other.messages, self.lines + other.lines, self.delimiters + other.delimiters)
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(
+            self.bytes + other.bytes,
+            self.messages + other.messages,
+            self.lines + other.lines,
+            self.delimiters + other.delimiters,
+        )
 
-    def refusal(self, more: "Usage") -> str | None:
+    def refusal(self, more: Usage) -> str | None:
         """Why adding ``more`` to what the store holds (``self``) would exceed its quota, or None."""
         for used, needed, quota, what in (
             (self.bytes, more.bytes, limits.STORE_QUOTA_BYTES, "bytes"),
@@ -105,7 +110,9 @@ class Usage:
             (self.delimiters, more.delimiters, limits.STORE_QUOTA_DELIMITERS, "MIME delimiter lines"),
         ):
             if used + needed > quota:
-                return f"the world's mail quota of {quota:,} {what} is used up ({used:,} stored, {needed:,} more needed)"
+                return (
+                    f"the world's mail quota of {quota:,} {what} is used up ({used:,} stored, {needed:,} more needed)"
+                )
         return None
 
 
@@ -198,9 +205,7 @@ class MailStore:
         return ["INBOX"] + sorted(names - {"INBOX"})
 
     # -- messages ----------------------------------------------------------------------------
-    async def append(
-        self, login: str, folder: str, raw: bytes, *, when: datetime, flags: Iterable[str] = ()
-    ) -> int:
+    async def append(self, login: str, folder: str, raw: bytes, *, when: datetime, flags: Iterable[str] = ()) -> int:
         """Append ``raw`` to ``folder`` (created if missing); returns its UID."""
         flag_set = frozenset(Flag(f) for f in flags)
         async with self._identity(login).new_session() as session:

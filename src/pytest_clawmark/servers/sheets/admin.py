@@ -63,7 +63,12 @@ def listing(store: Store, title: str | None) -> dict[str, Any]:
 def values(store: Store, spreadsheet_id: str, params: dict[str, str]) -> dict[str, Any]:
     ss = store.get(spreadsheet_id)
     option = v.enum(params.get("valueRenderOption"), "valueRenderOption", RENDER_OPTIONS, default="UNFORMATTED_VALUE")
-    dt = v.enum(params.get("dateTimeRenderOption"), "dateTimeRenderOption", ("SERIAL_NUMBER", "FORMATTED_STRING"), default="SERIAL_NUMBER")
+    dt = v.enum(
+        params.get("dateTimeRenderOption"),
+        "dateTimeRenderOption",
+        ("SERIAL_NUMBER", "FORMATTED_STRING"),
+        default="SERIAL_NUMBER",
+    )
     rng = _named_sheet(ss, v.string(params.get("range"), "range"))
     return get_values(ss, rng, option, dt)  # type: ignore[arg-type]
 
@@ -90,7 +95,9 @@ def update(store: Store, spreadsheet_id: str, body: dict[str, Any]) -> dict[str,
 def append(store: Store, spreadsheet_id: str, body: dict[str, Any]) -> dict[str, Any]:
     v.only_keys(body, {"range", "values", "valueInputOption", "insertDataOption"}, "")
     option = v.enum(body.get("valueInputOption"), "valueInputOption", INPUT_OPTIONS, default="USER_ENTERED")
-    insert = v.enum(body.get("insertDataOption"), "insertDataOption", ("OVERWRITE", "INSERT_ROWS"), default="INSERT_ROWS")
+    insert = v.enum(
+        body.get("insertDataOption"), "insertDataOption", ("OVERWRITE", "INSERT_ROWS"), default="INSERT_ROWS"
+    )
     rows = check_values(body.get("values"))
     with store.edit(spreadsheet_id) as ss:
         rng = _named_sheet(ss, v.string(body.get("range"), "range"))

@@ -45,7 +45,14 @@ from .batch import apply_requests, create_body, fill_created
 from .drive import Owner, check_create, check_update, export, file_not_found, get_file, list_files
 from .errors import ApiError, invalid, not_found
 from .fields import apply_mask, parse_mask, selects
-from .limits import MAX_ADMIN_BODY_BYTES, MAX_BATCH_REQUESTS, MAX_BODY_BYTES, MAX_HEADER_BYTES, MAX_JSON_DEPTH, MAX_URL_CHARS
+from .limits import (
+    MAX_ADMIN_BODY_BYTES,
+    MAX_BATCH_REQUESTS,
+    MAX_BODY_BYTES,
+    MAX_HEADER_BYTES,
+    MAX_JSON_DEPTH,
+    MAX_URL_CHARS,
+)
 from .render import DATETIME_OPTIONS, RENDER_OPTIONS
 from .resource import spreadsheet_json
 from .routing import ANY, Refusal, Route, find
@@ -134,7 +141,7 @@ class SheetsServer:
         return await asyncio.get_running_loop().run_in_executor(self._worker, fn)
 
     @property
-    def app(self) -> "SheetsServer":
+    def app(self) -> SheetsServer:
         """The ASGI app: the server itself (an object with ``async __call__``, so ASGI servers
         detect the ASGI 3 interface)."""
         return self
@@ -198,7 +205,9 @@ class SheetsServer:
             if "\\u" in text:  # lone surrogates decode fine but can never be answered in UTF-8
                 json.dumps(data, ensure_ascii=False).encode("utf-8")
         except RecursionError:
-            raise invalid(f"Invalid JSON payload received. The payload nests deeper than {MAX_JSON_DEPTH} levels.") from None
+            raise invalid(
+                f"Invalid JSON payload received. The payload nests deeper than {MAX_JSON_DEPTH} levels."
+            ) from None
         except (UnicodeError, ValueError) as exc:
             raise invalid(f"Invalid JSON payload received. {exc}"[:300]) from None
         if not isinstance(data, dict):
@@ -219,7 +228,9 @@ class SheetsServer:
         if error:
             summary = f"{summary}; error: {error}" if summary else f"error: {error}"
         try:
-            self.config.audit(operation=call.operation[:200], target=call.target[:200], summary=summary[:300], status=str(status))
+            self.config.audit(
+                operation=call.operation[:200], target=call.target[:200], summary=summary[:300], status=str(status)
+            )
         except Exception:  # pragma: no cover - the audit sink must never break a request
             log.exception("audit sink failed")
 
@@ -240,10 +251,14 @@ class SheetsServer:
                 audited = False  # the harness itself: not an agent action
                 if path == "/_admin/ping" and request.method == "GET":
                     return self._json({"ok": True})  # answered on the loop: liveness, even mid-calculation
-                incoming = Incoming(request.method, request.query_params, await self._read(request, self.config.max_admin_body_bytes))
+                incoming = Incoming(
+                    request.method, request.query_params, await self._read(request, self.config.max_admin_body_bytes)
+                )
                 return await self._in_worker(lambda: self._json(self._admin(incoming, path)))
             self._authorize(request, False)
-            incoming = Incoming(request.method, request.query_params, await self._read(request, self.config.max_body_bytes))
+            incoming = Incoming(
+                request.method, request.query_params, await self._read(request, self.config.max_body_bytes)
+            )
 
             def handle() -> Response:
                 with work.metered():
@@ -328,14 +343,18 @@ class SheetsServer:
         kinds = [next(iter(r), "?") if isinstance(r, dict) else "?" for r in requests]
         call.summary = "requests: " + ", ".join(kinds[:20]) + (" ..." if len(kinds) > 20 else "")
         include = v.boolean(body.get("includeSpreadsheetInResponse"), "includeSpreadsheetInResponse")
-        response_ranges = [v.string(r, "responseRanges[]") for r in v.array(body.get("responseRanges"), "responseRanges")]
+        response_ranges = [
+            v.string(r, "responseRanges[]") for r in v.array(body.get("responseRanges"), "responseRanges")
+        ]
         grid = v.boolean(body.get("responseIncludeGridData"), "responseIncludeGridData")
         mask = parse_mask(fields) if fields else None
         with self.store.edit(sid) as ss:
             replies = apply_requests(ss, requests)
         out: dict[str, Any] = {"spreadsheetId": sid, "replies": replies}
         if include:
-            out["updatedSpreadsheet"] = spreadsheet_json(self.store.get(sid), include_grid=grid, ranges=response_ranges or None)
+            out["updatedSpreadsheet"] = spreadsheet_json(
+                self.store.get(sid), include_grid=grid, ranges=response_ranges or None
+            )
         return self._json(apply_mask(out, mask))
 
     # -- values: one range -------------------------------------------------------------------
@@ -364,7 +383,9 @@ class SheetsServer:
         sid, rng, params = args["id"], args["range"], request.query_params
         body = self._body(request)
         option = self._input_option(params)
-        insert = v.enum(params.get("insertDataOption"), "insertDataOption", ("OVERWRITE", "INSERT_ROWS"), default="OVERWRITE")
+        insert = v.enum(
+            params.get("insertDataOption"), "insertDataOption", ("OVERWRITE", "INSERT_ROWS"), default="OVERWRITE"
+        )
         rows, major = self._value_range(body, rng, "")
         call.summary = f"{self._shape(rows)} {option} {insert}"
         self.store.get(sid)
@@ -385,7 +406,9 @@ class SheetsServer:
         parse_a1(rng)
         with self.store.edit(sid) as ss:
             cleared = clear_values(ss, rng)
-        return self._json(self._mask({"spreadsheetId": sid, "clearedRange": cleared}, request.query_params.get("fields")))
+        return self._json(
+            self._mask({"spreadsheetId": sid, "clearedRange": cleared}, request.query_params.get("fields"))
+        )
 
     # -- values: several ranges --------------------------------------------------------------
     def _values_batch_get(self, request: Incoming, call: Call, args: dict[str, str]) -> Response:
@@ -401,7 +424,17 @@ class SheetsServer:
     def _values_batch_update(self, request: Incoming, call: Call, args: dict[str, str]) -> Response:
         sid = args["id"]
         body = self._body(request)
-        v.only_keys(body, {"valueInputOption", "data", "includeValuesInResponse", "responseValueRenderOption", "responseDateTimeRenderOption"}, "")
+        v.only_keys(
+            body,
+            {
+                "valueInputOption",
+                "data",
+                "includeValuesInResponse",
+                "responseValueRenderOption",
+                "responseDateTimeRenderOption",
+            },
+            "",
+        )
         option = v.enum(body.get("valueInputOption"), "valueInputOption", INPUT, default=None)
         data = v.array(body.get("data"), "data", max_len=MAX_BATCH_REQUESTS)
         parsed = []
@@ -426,7 +459,11 @@ class SheetsServer:
             for r in responses:
                 self._include_values({k: x for k, x in wrapped.items() if x is not None}, sid, r)
         out: dict[str, Any] = {"spreadsheetId": sid}
-        totals = {"totalUpdatedRows": "updatedRows", "totalUpdatedColumns": "updatedColumns", "totalUpdatedCells": "updatedCells"}
+        totals = {
+            "totalUpdatedRows": "updatedRows",
+            "totalUpdatedColumns": "updatedColumns",
+            "totalUpdatedCells": "updatedCells",
+        }
         for total, key in totals.items():
             n = sum(r.get(key, 0) for r in responses)
             if n:
@@ -449,13 +486,17 @@ class SheetsServer:
         self.store.get(sid)
         with self.store.edit(sid) as ss:
             cleared = [clear_values(ss, r) for r in ranges]
-        return self._json(self._mask({"spreadsheetId": sid, "clearedRanges": cleared}, request.query_params.get("fields")))
+        return self._json(
+            self._mask({"spreadsheetId": sid, "clearedRanges": cleared}, request.query_params.get("fields"))
+        )
 
     # -- values: shared checks ---------------------------------------------------------------
     @staticmethod
     def _render_params(params: Any) -> tuple[str, str]:
         option = v.enum(params.get("valueRenderOption"), "valueRenderOption", RENDER_OPTIONS, default="FORMATTED_VALUE")
-        dt = v.enum(params.get("dateTimeRenderOption"), "dateTimeRenderOption", DATETIME_OPTIONS, default="SERIAL_NUMBER")
+        dt = v.enum(
+            params.get("dateTimeRenderOption"), "dateTimeRenderOption", DATETIME_OPTIONS, default="SERIAL_NUMBER"
+        )
         return option, dt
 
     @staticmethod
@@ -477,9 +518,7 @@ class SheetsServer:
                 (a.sheet or "").casefold() == (b.sheet or "").casefold() or a.sheet is None or b.sheet is None
             )
             if not same:
-                raise invalid(
-                    f"Requested range [{url_range}] does not match the range in the body [{body_range}]."
-                )
+                raise invalid(f"Requested range [{url_range}] does not match the range in the body [{body_range}].")
         return rows, major
 
     @staticmethod
@@ -490,8 +529,18 @@ class SheetsServer:
         """``includeValuesInResponse``: add ``updatedData`` rendered as asked."""
         if not v.boolean(params.get("includeValuesInResponse"), "includeValuesInResponse"):
             return
-        option = v.enum(params.get("responseValueRenderOption"), "responseValueRenderOption", RENDER_OPTIONS, default="FORMATTED_VALUE")
-        dt = v.enum(params.get("responseDateTimeRenderOption"), "responseDateTimeRenderOption", DATETIME_OPTIONS, default="SERIAL_NUMBER")
+        option = v.enum(
+            params.get("responseValueRenderOption"),
+            "responseValueRenderOption",
+            RENDER_OPTIONS,
+            default="FORMATTED_VALUE",
+        )
+        dt = v.enum(
+            params.get("responseDateTimeRenderOption"),
+            "responseDateTimeRenderOption",
+            DATETIME_OPTIONS,
+            default="SERIAL_NUMBER",
+        )
         rng = result.get("updatedRange")
         if rng:
             result["updatedData"] = get_values(self.store.get(sid), rng, option, dt)  # type: ignore[arg-type]
@@ -499,7 +548,6 @@ class SheetsServer:
     @staticmethod
     def _mask(data: dict[str, Any], fields: str | None) -> dict[str, Any]:
         return apply_mask(data, parse_mask(fields)) if fields else data
-
 
     # -- drive -------------------------------------------------------------------------------
     @staticmethod
@@ -531,7 +579,9 @@ class SheetsServer:
         name = v.string(body.get("name"), "name", default=f"Copy of {source.title}", max_len=1000)
         call.summary = f"name={name!r}"
         work.charge(sum(len(s.cells) for s in source.sheets) * work.WORK_CELL_MOVE)
-        copy = self.store.create(name, [s.clone() for s in source.sheets], locale=source.locale, time_zone=source.time_zone)
+        copy = self.store.create(
+            name, [s.clone() for s in source.sheets], locale=source.locale, time_zone=source.time_zone
+        )
         copy.sheet_seq = source.sheet_seq
         return self._json(get_file(self.store, copy.id, self._query(request), self.config.owner))
 
@@ -601,21 +651,47 @@ SHEETS_ROUTES: tuple[Route[Handler], ...] = (
     Route(ANY, "/v4/spreadsheets/?", Refusal(405, "Use POST /v4/spreadsheets to create a spreadsheet.")),
     Route("GET", "/v4/spreadsheets/{id}", SheetsServer._get, "spreadsheets.get"),
     Route("POST", "/v4/spreadsheets/{id}:batchUpdate", SheetsServer._batch_update, "spreadsheets.batchUpdate"),
-    Route(ANY, "/v4/spreadsheets/{id}:getByDataFilter", Refusal(501, "spreadsheets.getByDataFilter is not supported by this server")),
-    Route(ANY, "/v4/spreadsheets/{id}{verb:verb}", Refusal(405, "No such method: {method} /v4/spreadsheets/{{id}}{verb}")),
+    Route(
+        ANY,
+        "/v4/spreadsheets/{id}:getByDataFilter",
+        Refusal(501, "spreadsheets.getByDataFilter is not supported by this server"),
+    ),
+    Route(
+        ANY, "/v4/spreadsheets/{id}{verb:verb}", Refusal(405, "No such method: {method} /v4/spreadsheets/{{id}}{verb}")
+    ),
     Route("GET", "/v4/spreadsheets/{id}/values:batchGet", SheetsServer._values_batch_get, "values.batchGet"),
     Route("POST", "/v4/spreadsheets/{id}/values:batchUpdate", SheetsServer._values_batch_update, "values.batchUpdate"),
     Route("POST", "/v4/spreadsheets/{id}/values:batchClear", SheetsServer._values_batch_clear, "values.batchClear"),
-    Route(ANY, "/v4/spreadsheets/{id}/values:{how:segment}ByDataFilter", Refusal(501, "values.{how}ByDataFilter is not supported by this server")),
-    Route(ANY, "/v4/spreadsheets/{id}/values:{verb:segment}", Refusal(405, "No such method: {method} .../values:{verb}")),
+    Route(
+        ANY,
+        "/v4/spreadsheets/{id}/values:{how:segment}ByDataFilter",
+        Refusal(501, "values.{how}ByDataFilter is not supported by this server"),
+    ),
+    Route(
+        ANY, "/v4/spreadsheets/{id}/values:{verb:segment}", Refusal(405, "No such method: {method} .../values:{verb}")
+    ),
     Route("POST", "/v4/spreadsheets/{id}/values/{range:path}:clear", SheetsServer._values_clear, "values.clear"),
-    Route(ANY, "/v4/spreadsheets/{id}/values/{range:path}:clear", Refusal(405, "values.clear is POST .../values/{{range}}:clear")),
+    Route(
+        ANY,
+        "/v4/spreadsheets/{id}/values/{range:path}:clear",
+        Refusal(405, "values.clear is POST .../values/{{range}}:clear"),
+    ),
     Route("POST", "/v4/spreadsheets/{id}/values/{range:path}:append", SheetsServer._values_append, "values.append"),
-    Route(ANY, "/v4/spreadsheets/{id}/values/{range:path}:append", Refusal(405, "values.append is POST .../values/{{range}}:append")),
+    Route(
+        ANY,
+        "/v4/spreadsheets/{id}/values/{range:path}:append",
+        Refusal(405, "values.append is POST .../values/{{range}}:append"),
+    ),
     Route("GET", "/v4/spreadsheets/{id}/values/{range:path}", SheetsServer._values_get, "values.get"),
     Route("PUT", "/v4/spreadsheets/{id}/values/{range:path}", SheetsServer._values_update, "values.update"),
-    Route(ANY, "/v4/spreadsheets/{id}/values/{range:path}", Refusal(405, "No such method: {method} .../values/{{range}}")),
-    Route(ANY, "/v4/spreadsheets/{id}/sheets/{sheet:path}:copyTo", Refusal(501, "spreadsheets.sheets.copyTo is not supported by this server")),
+    Route(
+        ANY, "/v4/spreadsheets/{id}/values/{range:path}", Refusal(405, "No such method: {method} .../values/{{range}}")
+    ),
+    Route(
+        ANY,
+        "/v4/spreadsheets/{id}/sheets/{sheet:path}:copyTo",
+        Refusal(501, "spreadsheets.sheets.copyTo is not supported by this server"),
+    ),
     Route(ANY, "/v4/spreadsheets/{id}/{rest:path}", Refusal(404, "Method not found.")),
     Route(ANY, "/v4/spreadsheets{rest:path}", Refusal(404, "Method not found.")),
 )
@@ -654,9 +730,17 @@ ADMIN_ROUTES: tuple[Route[AdminHandler], ...] = (
     Route("GET", "/_admin/ping", lambda server, request, args: {"ok": True}),
     Route("GET", "/_admin/snapshot", lambda server, request, args: server.store.snapshot()),
     Route("PUT", "/_admin/snapshot", SheetsServer._restore),
-    Route("POST", "/_admin/spreadsheets", lambda server, request, args: admin.create(server.store, server._body(request))),
-    Route("GET", "/_admin/spreadsheets", lambda server, request, args: admin.listing(server.store, server._query(request).get("title"))),
-    Route("DELETE", "/_admin/spreadsheets/{id}/?", lambda server, request, args: admin.delete(server.store, args["id"])),
+    Route(
+        "POST", "/_admin/spreadsheets", lambda server, request, args: admin.create(server.store, server._body(request))
+    ),
+    Route(
+        "GET",
+        "/_admin/spreadsheets",
+        lambda server, request, args: admin.listing(server.store, server._query(request).get("title")),
+    ),
+    Route(
+        "DELETE", "/_admin/spreadsheets/{id}/?", lambda server, request, args: admin.delete(server.store, args["id"])
+    ),
     Route("POST", "/_admin/spreadsheets/{id}:batchUpdate/?", _with_body(admin.batch_update)),
     Route("GET", "/_admin/spreadsheets/{id}/values", _with_query(admin.values)),
     Route("POST", "/_admin/spreadsheets/{id}/values:update", _with_body(admin.update)),

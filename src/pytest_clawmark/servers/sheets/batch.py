@@ -42,7 +42,18 @@ _GRID_KEYS = frozenset({"rowCount", "columnCount", "frozenRowCount", "frozenColu
 
 
 # -- sheet properties ------------------------------------------------------------------------
-_THEME_COLORS = ("THEME_COLOR_TYPE_UNSPECIFIED", "TEXT", "BACKGROUND", "ACCENT1", "ACCENT2", "ACCENT3", "ACCENT4", "ACCENT5", "ACCENT6", "LINK")
+_THEME_COLORS = (
+    "THEME_COLOR_TYPE_UNSPECIFIED",
+    "TEXT",
+    "BACKGROUND",
+    "ACCENT1",
+    "ACCENT2",
+    "ACCENT3",
+    "ACCENT4",
+    "ACCENT5",
+    "ACCENT6",
+    "LINK",
+)
 
 
 def _color(value: Any, where: str) -> dict[str, Any]:
@@ -53,7 +64,9 @@ def _color(value: Any, where: str) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, part in color.items():
         if isinstance(part, bool) or not isinstance(part, (int, float)) or not 0 <= part <= 1:
-            raise invalid(f"Invalid value at '{where}.{key}' (TYPE_FLOAT): a number from 0 to 1 is required, got {part!r}")
+            raise invalid(
+                f"Invalid value at '{where}.{key}' (TYPE_FLOAT): a number from 0 to 1 is required, got {part!r}"
+            )
         out[key] = part
     return out
 
@@ -109,10 +122,16 @@ def new_sheet(ss: Spreadsheet, props: dict[str, Any], where: str) -> tuple[Sheet
     grid = v.obj(props.get("gridProperties"), f"{where}.gridProperties", optional=True)
     v.only_keys(grid, _GRID_KEYS, f"{where}.gridProperties")
     rows = v.integer(grid.get("rowCount"), f"{where}.gridProperties.rowCount", default=1000, low=1, high=MAX_ROWS)
-    cols = v.integer(grid.get("columnCount"), f"{where}.gridProperties.columnCount", default=26, low=1, high=MAX_COLUMNS)
+    cols = v.integer(
+        grid.get("columnCount"), f"{where}.gridProperties.columnCount", default=26, low=1, high=MAX_COLUMNS
+    )
     sheet = Sheet(sheet_id, title, rows, cols)
-    sheet.frozen_rows = v.integer(grid.get("frozenRowCount"), f"{where}.gridProperties.frozenRowCount", default=0, low=0, high=rows)
-    sheet.frozen_columns = v.integer(grid.get("frozenColumnCount"), f"{where}.gridProperties.frozenColumnCount", default=0, low=0, high=cols)
+    sheet.frozen_rows = v.integer(
+        grid.get("frozenRowCount"), f"{where}.gridProperties.frozenRowCount", default=0, low=0, high=rows
+    )
+    sheet.frozen_columns = v.integer(
+        grid.get("frozenColumnCount"), f"{where}.gridProperties.frozenColumnCount", default=0, low=0, high=cols
+    )
     sheet.hidden = v.boolean(props.get("hidden"), f"{where}.hidden")
     for key in _EXTRA_PROPERTIES:
         if key in props:
@@ -140,7 +159,9 @@ def _sheet_reply(ss: Spreadsheet, sheet: Sheet) -> dict[str, Any]:
 # -- request kinds ---------------------------------------------------------------------------
 def add_sheet(ss: Spreadsheet, body: dict[str, Any], where: str) -> Reply:
     v.only_keys(body, {"properties"}, where)
-    sheet, index = new_sheet(ss, v.obj(body.get("properties"), f"{where}.properties", optional=True), f"{where}.properties")
+    sheet, index = new_sheet(
+        ss, v.obj(body.get("properties"), f"{where}.properties", optional=True), f"{where}.properties"
+    )
     _insert_sheet(ss, sheet, index)
     return {"addSheet": _sheet_reply(ss, sheet)}
 
@@ -173,7 +194,9 @@ def update_sheet_properties(ss: Spreadsheet, body: dict[str, Any], where: str) -
         wanted = []
         for p in paths(mask):
             if p == ("gridProperties",) or p == ("gridProperties", "*"):
-                wanted += [("gridProperties", k) for k in ("rowCount", "columnCount", "frozenRowCount", "frozenColumnCount")]
+                wanted += [
+                    ("gridProperties", k) for k in ("rowCount", "columnCount", "frozenRowCount", "frozenColumnCount")
+                ]
                 wanted += [("gridProperties", k) for k in _EXTRA_GRID if k in grid]
             else:
                 wanted.append(p)
@@ -242,7 +265,13 @@ def update_spreadsheet_properties(ss: Spreadsheet, body: dict[str, Any], where: 
             ss.locale = v.string(props.get("locale"), at, max_len=50)
         elif key == "timeZone":
             ss.time_zone = v.string(props.get("timeZone"), at, max_len=100)
-        elif key in ("autoRecalc", "defaultFormat", "iterativeCalculationSettings", "spreadsheetTheme", "importFunctionsExternalUrlAccessAllowed"):
+        elif key in (
+            "autoRecalc",
+            "defaultFormat",
+            "iterativeCalculationSettings",
+            "spreadsheetTheme",
+            "importFunctionsExternalUrlAccessAllowed",
+        ):
             continue  # presentation / recalculation settings: accepted, not modelled
         else:
             raise invalid(f"Invalid {where}: field '{key}' is not a settable spreadsheet property")
@@ -268,7 +297,9 @@ def insert_dimension(ss: Spreadsheet, body: dict[str, Any], where: str) -> Reply
     sheet, dim, start, end = _dimension_range(ss, body.get("range"), f"{where}.range")
     count = sheet.row_count if dim == ROWS else sheet.column_count
     if start > count:
-        raise invalid(f"Invalid {where}: range.startIndex ({start}) is past the end of the sheet ({count} {dim.lower()})")
+        raise invalid(
+            f"Invalid {where}: range.startIndex ({start}) is past the end of the sheet ({count} {dim.lower()})"
+        )
     ss.insert_dimension(sheet, dim, start, end)
     return {}
 
@@ -344,14 +375,21 @@ def cell_from_data(data: Any, where: str) -> tuple[bool, Cell | None]:
         return False, None
     uev = v.obj(data["userEnteredValue"], f"{where}.userEnteredValue")
     if len(uev) != 1:
-        raise invalid(f"Invalid {where}.userEnteredValue: set exactly one of stringValue, numberValue, boolValue, formulaValue")
-    (kind, value), = uev.items()
+        raise invalid(
+            f"Invalid {where}.userEnteredValue: set exactly one of stringValue, numberValue, boolValue, formulaValue"
+        )
+    ((kind, value),) = uev.items()
     at = f"{where}.userEnteredValue.{kind}"
     if kind == "stringValue":
         text = v.string(value, at, max_len=MAX_CELL_CHARS)
         return True, Cell(value=text) if text else None
     if kind == "numberValue":
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value or value in (float("inf"), float("-inf")):
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, (int, float))
+            or value != value
+            or value in (float("inf"), float("-inf"))
+        ):
             raise invalid(f"Invalid value at '{at}' (TYPE_DOUBLE), {value!r}")
         if isinstance(value, int) and abs(value) >= 2**53:
             value = float(value) if abs(value) < 10**300 else float("inf")
@@ -367,18 +405,25 @@ def cell_from_data(data: Any, where: str) -> tuple[bool, Cell | None]:
         return True, Cell(formula=text, fmt=formula_format(text))
     if kind == "errorValue":
         raise invalid(f"Invalid {at}: error values cannot be entered")
-    raise invalid(f'Invalid JSON payload received. Unknown name "{kind}" at \'{where}.userEnteredValue\': Cannot find field.')
+    raise invalid(
+        f"Invalid JSON payload received. Unknown name \"{kind}\" at '{where}.userEnteredValue': Cannot find field."
+    )
 
 
 def _width(rows: list[Any], where: str) -> int:
     """The widest ``RowData`` of a list (validating each as an object with a ``values`` array)."""
     return max(
-        (len(v.array(v.obj(r, f"{where}[{i}]", optional=True).get("values"), f"{where}[{i}].values")) for i, r in enumerate(rows)),
+        (
+            len(v.array(v.obj(r, f"{where}[{i}]", optional=True).get("values"), f"{where}[{i}].values"))
+            for i, r in enumerate(rows)
+        ),
         default=0,
     )
 
 
-def _write_rows(ss: Spreadsheet, sheet: Sheet, r0: int, c0: int, rows: list[Any], where: str, sets_values: bool) -> tuple[int, int]:
+def _write_rows(
+    ss: Spreadsheet, sheet: Sheet, r0: int, c0: int, rows: list[Any], where: str, sets_values: bool
+) -> tuple[int, int]:
     """Write ``RowData`` at (r0, c0); returns the (height, width) written."""
     width = 0
     for i, row in enumerate(rows):
@@ -487,7 +532,7 @@ class _Desc:
     def __init__(self, key: Any) -> None:
         self.key = key
 
-    def __lt__(self, other: "_Desc") -> bool:
+    def __lt__(self, other: _Desc) -> bool:
         return other.key < self.key
 
     def __eq__(self, other: object) -> bool:
@@ -502,7 +547,18 @@ def sort_range(ss: Spreadsheet, body: dict[str, Any], where: str) -> Reply:
     for i, spec in enumerate(v.array(body.get("sortSpecs"), f"{where}.sortSpecs", optional=False)):
         at = f"{where}.sortSpecs[{i}]"
         spec = v.obj(spec, at)
-        v.only_keys(spec, {"dimensionIndex", "sortOrder", "foregroundColor", "backgroundColor", "foregroundColorStyle", "backgroundColorStyle"}, at)
+        v.only_keys(
+            spec,
+            {
+                "dimensionIndex",
+                "sortOrder",
+                "foregroundColor",
+                "backgroundColor",
+                "foregroundColorStyle",
+                "backgroundColorStyle",
+            },
+            at,
+        )
         col = v.integer(spec.get("dimensionIndex"), f"{at}.dimensionIndex", default=0, low=0)
         if not c0 <= col < c1:
             raise invalid(f"Invalid {at}.dimensionIndex: column {col} is outside the sorted range")
@@ -583,28 +639,50 @@ def apply_requests(ss: Spreadsheet, requests: list[Any]) -> list[Reply]:
         request = v.obj(request, where)
         if len(request) != 1:
             raise invalid(f"Invalid {where}: exactly one request kind must be set, got {len(request)}")
-        (kind, body), = request.items()
+        ((kind, body),) = request.items()
         handler = HANDLERS.get(kind)
         if handler is None:
             if kind in UNSUPPORTED:
                 raise unimplemented(f"{where}.{kind} is not supported by this server")
-            raise invalid(f'Invalid JSON payload received. Unknown name "{kind}" at \'{where}\': Cannot find field.')
+            raise invalid(f"Invalid JSON payload received. Unknown name \"{kind}\" at '{where}': Cannot find field.")
         replies.append(handler(ss, v.obj(body, f"{where}.{kind}"), f"{where}.{kind}"))
     return replies
 
 
 def create_body(body: dict[str, Any]) -> tuple[dict[str, Any], list[tuple[dict[str, Any], list[Any]]]]:
     """Validate a ``spreadsheets.create`` body: (properties, [(sheet properties, grid data)])."""
-    v.only_keys(body, {"spreadsheetId", "properties", "sheets", "namedRanges", "developerMetadata", "spreadsheetUrl", "dataSources"}, "")
+    v.only_keys(
+        body,
+        {"spreadsheetId", "properties", "sheets", "namedRanges", "developerMetadata", "spreadsheetUrl", "dataSources"},
+        "",
+    )
     if body.get("namedRanges"):
         raise unimplemented("namedRanges are not supported by this server")
     props = v.obj(body.get("properties"), "properties", optional=True)
-    v.only_keys(props, {"title", "locale", "timeZone", "autoRecalc", "defaultFormat", "iterativeCalculationSettings", "spreadsheetTheme", "importFunctionsExternalUrlAccessAllowed"}, "properties")
+    v.only_keys(
+        props,
+        {
+            "title",
+            "locale",
+            "timeZone",
+            "autoRecalc",
+            "defaultFormat",
+            "iterativeCalculationSettings",
+            "spreadsheetTheme",
+            "importFunctionsExternalUrlAccessAllowed",
+        },
+        "properties",
+    )
     sheets = []
     for i, s in enumerate(v.array(body.get("sheets"), "sheets", max_len=MAX_SHEETS)):
         s = v.obj(s, f"sheets[{i}]")
         v.only_keys(s, {"properties", "data"}, f"sheets[{i}]")
-        sheets.append((v.obj(s.get("properties"), f"sheets[{i}].properties", optional=True), v.array(s.get("data"), f"sheets[{i}].data")))
+        sheets.append(
+            (
+                v.obj(s.get("properties"), f"sheets[{i}].properties", optional=True),
+                v.array(s.get("data"), f"sheets[{i}].data"),
+            )
+        )
     return props, sheets
 
 

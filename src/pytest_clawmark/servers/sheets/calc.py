@@ -189,18 +189,21 @@ class Calculator:
     hit the limit never depends on the history of edits.
     """
 
-    def __init__(self, ss: "Spreadsheet", base: "Calculator | None" = None, changed: set[Key] | None = None) -> None:
+    def __init__(self, ss: Spreadsheet, base: Calculator | None = None, changed: set[Key] | None = None) -> None:
         self.ss = ss
         self.cache = FORMULAS
         self.budget = Budget()
         self.memo: dict[Key, Value] = {}
         self._rects: dict[Key, list[Rect]] = {}  # the input rectangles of every evaluated formula
         self._volatile: set[Key] = set()
-        self._sheets: dict[int, "Sheet"] = {s.sheet_id: s for s in ss.sheets}
+        self._sheets: dict[int, Sheet] = {s.sheet_id: s for s in ss.sheets}
         self._index: dict[int, dict[int, list[int]]] | None = None
         self._extent: dict[int, tuple[int, int]] = {}
         self._arrays: dict[tuple[int, int, int, int, int], Any] = {}
-        self._dependents: tuple[dict[Key, list[Key]], dict[tuple[int, int], list[tuple[int, int, Key]]], list[tuple[Rect, Key]]] | None = None
+        self._dependents: (
+            tuple[dict[Key, list[Key]], dict[tuple[int, int], list[tuple[int, int, Key]]], list[tuple[Rect, Key]]]
+            | None
+        ) = None
         if base is not None and changed is not None and base.memo and not base.limited:
             dirty = base._reach(changed)
             if dirty is not None:
@@ -208,7 +211,9 @@ class Calculator:
                 self._rects = {k: r for k, r in base._rects.items() if k not in dirty}
 
     # -- incremental recomputation -----------------------------------------------------------
-    def _dependents_index(self) -> tuple[dict[Key, list[Key]], dict[tuple[int, int], list[tuple[int, int, Key]]], list[tuple[Rect, Key]]]:
+    def _dependents_index(
+        self,
+    ) -> tuple[dict[Key, list[Key]], dict[tuple[int, int], list[tuple[int, int, Key]]], list[tuple[Rect, Key]]]:
         """Who reads what: single cells, per-column row spans, and wide rectangles."""
         if self._dependents is None:
             single: dict[Key, list[Key]] = {}
@@ -256,7 +261,7 @@ class Calculator:
         such a version is never the base of the next one."""
         return self.budget.spent is not None or self.budget.timed_out
 
-    def value(self, sheet: "Sheet", row: int, col: int) -> Value:
+    def value(self, sheet: Sheet, row: int, col: int) -> Value:
         key = (sheet.sheet_id, row, col)
         if key not in self.memo:
             self._evaluate(key)
@@ -293,7 +298,7 @@ class Calculator:
             self._index = index
         return self._index
 
-    def _bounds(self, host: "Sheet", ref: A1Ref) -> tuple["Sheet", int, int, int, int] | None:
+    def _bounds(self, host: Sheet, ref: A1Ref) -> tuple[Sheet, int, int, int, int] | None:
         sheet = host if ref.sheet is None else self.ss.sheet_by_title(ref.sheet)
         if sheet is None:
             return None
@@ -395,7 +400,7 @@ class Calculator:
             return limit_error(exc.reason)
         return compiled
 
-    def _array(self, host: "Sheet", ref: A1Ref | None) -> Any:
+    def _array(self, host: Sheet, ref: A1Ref | None) -> Any:
         lib = load_library()
         b = self._bounds(host, ref) if ref is not None else None
         if b is None:

@@ -45,7 +45,7 @@ class Cell:
         return out
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "Cell":
+    def from_json(cls, data: dict[str, Any]) -> Cell:
         if "f" in data:
             return cls(formula=str(data["f"]), fmt=data.get("fmt"))
         value = data.get("v")

@@ -61,7 +61,9 @@ def measure(formula: str) -> Size:
 def check_formula(formula: str, where: str = "formula") -> None:
     """Refuse (400) a formula too long or too complex to be parsed within the limits."""
     if len(formula) > MAX_CELL_CHARS:
-        raise invalid(f"Invalid {where}: your input contains more than the maximum of {MAX_CELL_CHARS} characters in a single cell.")
+        raise invalid(
+            f"Invalid {where}: your input contains more than the maximum of {MAX_CELL_CHARS} characters in a single cell."
+        )
     size = measure(formula)
     if size.tokens > MAX_FORMULA_TOKENS:
         raise invalid(

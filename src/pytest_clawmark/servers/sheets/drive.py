@@ -75,7 +75,9 @@ def file_json(ss: Spreadsheet, owner: Owner) -> dict[str, Any]:
     return out
 
 
-def narrow(data: dict[str, Any], fields: str | None, default: Callable[[dict[str, Any]], dict[str, Any]]) -> dict[str, Any]:
+def narrow(
+    data: dict[str, Any], fields: str | None, default: Callable[[dict[str, Any]], dict[str, Any]]
+) -> dict[str, Any]:
     return apply_mask(data, parse_mask(fields)) if fields else default(data)
 
 
@@ -90,7 +92,20 @@ _TOKEN_RE = re.compile(
     )""",
     re.VERBOSE,
 )
-_FIELDS = {"name", "mimeType", "trashed", "starred", "createdTime", "modifiedTime", "fullText", "parents", "owners", "sharedWithMe", "writers", "readers"}
+_FIELDS = {
+    "name",
+    "mimeType",
+    "trashed",
+    "starred",
+    "createdTime",
+    "modifiedTime",
+    "fullText",
+    "parents",
+    "owners",
+    "sharedWithMe",
+    "writers",
+    "readers",
+}
 
 
 def _bad_q(detail: str = "") -> ApiError:
@@ -262,7 +277,19 @@ def parse_query(q: str, user_email: str = "") -> Predicate:
 
 
 # -- endpoints ---------------------------------------------------------------------------------
-_ORDER_KEYS = {"name", "name_natural", "createdTime", "modifiedTime", "folder", "starred", "recency", "viewedByMeTime", "quotaBytesUsed", "sharedWithMeTime", "modifiedByMeTime"}
+_ORDER_KEYS = {
+    "name",
+    "name_natural",
+    "createdTime",
+    "modifiedTime",
+    "folder",
+    "starred",
+    "recency",
+    "viewedByMeTime",
+    "quotaBytesUsed",
+    "sharedWithMeTime",
+    "modifiedByMeTime",
+}
 
 
 def _order(files: list[dict[str, Any]], order_by: str) -> list[dict[str, Any]]:
@@ -273,7 +300,12 @@ def _order(files: list[dict[str, Any]], order_by: str) -> list[dict[str, Any]]:
             raise drive_error(400, f"Invalid Value: orderBy {order_by!r}", "orderBy")
         keys.append((bits[0], len(bits) == 2))
     for key, desc in reversed(keys):
-        field = {"name_natural": "name", "recency": "modifiedTime", "viewedByMeTime": "modifiedTime", "modifiedByMeTime": "modifiedTime"}.get(key, key)
+        field = {
+            "name_natural": "name",
+            "recency": "modifiedTime",
+            "viewedByMeTime": "modifiedTime",
+            "modifiedByMeTime": "modifiedTime",
+        }.get(key, key)
         if field in ("folder", "starred", "quotaBytesUsed", "sharedWithMeTime"):
             continue  # the same for every file here
         files = sorted(files, key=lambda f: f[field].casefold() if field == "name" else f[field], reverse=desc)
@@ -347,7 +379,20 @@ def check_create(body: dict[str, Any]) -> tuple[str, list[str]]:
     """Validate a ``files.create`` body: (name, parents). Only Google Sheets files can exist here."""
     v.only_keys(
         body,
-        {"name", "mimeType", "parents", "description", "starred", "properties", "appProperties", "kind", "id", "folderColorRgb", "writersCanShare", "copyRequiresWriterPermission"},
+        {
+            "name",
+            "mimeType",
+            "parents",
+            "description",
+            "starred",
+            "properties",
+            "appProperties",
+            "kind",
+            "id",
+            "folderColorRgb",
+            "writersCanShare",
+            "copyRequiresWriterPermission",
+        },
         "",
     )
     mime = body.get("mimeType")
@@ -366,7 +411,20 @@ def check_update(body: dict[str, Any]) -> dict[str, Any]:
     """Validate a ``files.update`` body: name and trashed change; other fields are tolerated."""
     v.only_keys(
         body,
-        {"name", "trashed", "starred", "description", "mimeType", "properties", "appProperties", "kind", "id", "parents", "writersCanShare", "copyRequiresWriterPermission"},
+        {
+            "name",
+            "trashed",
+            "starred",
+            "description",
+            "mimeType",
+            "properties",
+            "appProperties",
+            "kind",
+            "id",
+            "parents",
+            "writersCanShare",
+            "copyRequiresWriterPermission",
+        },
         "",
     )
     changes: dict[str, Any] = {}
@@ -388,7 +446,9 @@ EXPORT_TYPES = {"text/csv": ",", "text/tab-separated-values": "\t"}
 def export(ss: Spreadsheet, mime: str) -> tuple[bytes, str]:
     """``files.export``: the first sheet as CSV or TSV of its formatted values (as Drive does)."""
     if mime not in EXPORT_TYPES:
-        raise drive_error(400, f"Export only supports {', '.join(EXPORT_TYPES)} on this server (got {mime!r}).", "mimeType")
+        raise drive_error(
+            400, f"Export only supports {', '.join(EXPORT_TYPES)} on this server (got {mime!r}).", "mimeType"
+        )
     sheet = ss.sheets[0]
     rows = read_matrix(ss, sheet, 0, 0, sheet.row_count, sheet.column_count)
     width = max((len(r) for r in rows), default=0)

@@ -153,7 +153,9 @@ def _elements(arrays: list[Any], shape: tuple[int, ...]) -> Iterable[tuple[Any, 
     return (tuple(v[index] for v in views) for index in np.ndindex(*shape))
 
 
-def _elementwise(args: Args, measure: Callable[[tuple[Any, ...]], int | None], error: Any, budget: Budget | None) -> Args:
+def _elementwise(
+    args: Args, measure: Callable[[tuple[Any, ...]], int | None], error: Any, budget: Budget | None
+) -> Args:
     """Check an element-wise function before the library runs it.
 
     ``measure`` gets one element of the broadcast arguments and answers the characters it will
@@ -280,7 +282,11 @@ def _permutationa(name: str, args: Args, budget: Budget) -> Args:
 def _cumulative(name: str, args: Args, budget: Budget) -> Args:
     if len(args) >= 5:
         start, end = _number(args[3]), _number(args[4])
-        if start is not None and end is not None and (abs(end - start) > MAX_CUMULATIVE_PERIODS or abs(end) > 10 * MAX_CUMULATIVE_PERIODS):
+        if (
+            start is not None
+            and end is not None
+            and (abs(end - start) > MAX_CUMULATIVE_PERIODS or abs(end) > 10 * MAX_CUMULATIVE_PERIODS)
+        ):
             raise _Answer(_error("#NUM!"))
     return args
 
@@ -375,9 +381,20 @@ GUARDS: dict[str, Guard] = {
     "CUMPRINC": _cumulative,
     "HYPGEOMDIST": _numeric(3, lambda n: abs(n) > MAX_ERLANG_N),
     "HYPGEOM.DIST": _numeric(3, lambda n: abs(n) > MAX_ERLANG_N),
-    **{name: _numeric(1, lambda places: places > MAX_PLACES) for name in (
-        "DEC2BIN", "DEC2HEX", "DEC2OCT", "BIN2HEX", "BIN2OCT", "HEX2BIN", "HEX2OCT", "OCT2BIN", "OCT2HEX",
-    )},  # fmt: skip
+    **{
+        name: _numeric(1, lambda places: places > MAX_PLACES)
+        for name in (
+            "DEC2BIN",
+            "DEC2HEX",
+            "DEC2OCT",
+            "BIN2HEX",
+            "BIN2OCT",
+            "HEX2BIN",
+            "HEX2OCT",
+            "OCT2BIN",
+            "OCT2HEX",
+        )
+    },  # fmt: skip
     "MUNIT": _munit,
     "EXPAND": _expand,
     "MAKEARRAY": _makearray,
@@ -469,7 +486,12 @@ def install(functions: dict[str, Any], operators: dict[str, Any]) -> None:
     from schedula import EMPTY
 
     _LIB.Array, _LIB.EMPTY, _LIB.XlError, _LIB.errors = Array, EMPTY, XlError, dict(Error.errors)
-    _LIB.FoundError, _LIB.replace_empty, _LIB.flatten, _LIB.parse_ranges = FoundError, replace_empty, flatten, parse_ranges
+    _LIB.FoundError, _LIB.replace_empty, _LIB.flatten, _LIB.parse_ranges = (
+        FoundError,
+        replace_empty,
+        flatten,
+        parse_ranges,
+    )
     _LIB.text_str = textlib._str
     _LIB.too_long = XlError("#VALUE!")
     _LIB.too_long.message = f"Text result is longer than the limit of {MAX_TEXT_RESULT_CHARS} characters."
@@ -517,7 +539,9 @@ def _regex_functions(regex: Any, textlib: Any, wrap_ufunc: Callable[..., Any]) -
             m = timed(lambda: rx.search(text, timeout=REGEX_TIMEOUT_S, concurrent=True))
             found = [m.group(0) if m else None]
         elif mode == 1:
-            found = timed(lambda: [m.group(0) for m in rx.finditer(text, timeout=REGEX_TIMEOUT_S, concurrent=True)]) or [None]
+            found = timed(
+                lambda: [m.group(0) for m in rx.finditer(text, timeout=REGEX_TIMEOUT_S, concurrent=True)]
+            ) or [None]
         elif mode == 2:
             m = timed(lambda: rx.search(text, timeout=REGEX_TIMEOUT_S, concurrent=True))
             found = list(m.groups() or [errors["#VALUE!"]]) if m else [None]

@@ -28,7 +28,9 @@ from typing import Any
 
 from .guards import install
 
-CLOCK: contextvars.ContextVar[Callable[[], datetime] | None] = contextvars.ContextVar("clawmark_sheets_clock", default=None)
+CLOCK: contextvars.ContextVar[Callable[[], datetime] | None] = contextvars.ContextVar(
+    "clawmark_sheets_clock", default=None
+)
 """The clock ``TODAY()``/``NOW()`` read while a formula runs (None: a fixed date, never the wall clock)."""
 
 

@@ -37,14 +37,14 @@ class Usage:
     cells: int = 0
     chars: int = 0
 
-    def __add__(self, other: "Usage") -> "Usage":
+    def __add__(self, other: Usage) -> Usage:
         return Usage(self.cells + other.cells, self.chars + other.chars)
 
-    def __sub__(self, other: "Usage") -> "Usage":
+    def __sub__(self, other: Usage) -> Usage:
         return Usage(self.cells - other.cells, self.chars - other.chars)
 
 
-def usage(ss: "Spreadsheet") -> Usage:
+def usage(ss: Spreadsheet) -> Usage:
     """Filled cells and characters (text, formulas, formula text results, titles) of ``ss``.
 
     Reads the computed values of the spreadsheet's current version (commit computes them first)."""
@@ -89,7 +89,7 @@ class Quota:
         if files >= MAX_SPREADSHEETS and agent_request():
             raise exceeded(f"This world holds at most {MAX_SPREADSHEETS} spreadsheets; delete one first.")
 
-    def admit(self, spreadsheet_id: str, ss: "Spreadsheet") -> Usage:
+    def admit(self, spreadsheet_id: str, ss: Spreadsheet) -> Usage:
         """Check that ``ss`` may become the version of ``spreadsheet_id``; return its usage.
 
         Nothing is recorded: call :meth:`record` once the change is committed."""

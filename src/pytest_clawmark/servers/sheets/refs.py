@@ -294,7 +294,9 @@ def rewrite(formula: str, host: str, target: str | None, change: Change, spans: 
     return rewrite_spans(formula, host, target, change, spans)[0]
 
 
-def rewrite_spans(formula: str, host: str, target: str | None, change: Change, spans: Spans | None = None) -> tuple[str, Spans]:
+def rewrite_spans(
+    formula: str, host: str, target: str | None, change: Change, spans: Spans | None = None
+) -> tuple[str, Spans]:
     """:func:`rewrite`, also answering the new formula's reference spans (from ``spans`` when
     given, so that nothing is re-parsed)."""
     if spans is None:

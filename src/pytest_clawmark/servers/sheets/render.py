@@ -31,7 +31,7 @@ class ErrorValue(str):
 
     message: str
 
-    def __new__(cls, code: str, message: str = "") -> "ErrorValue":
+    def __new__(cls, code: str, message: str = "") -> ErrorValue:
         self = super().__new__(cls, code)
         self.message = message or code
         return self

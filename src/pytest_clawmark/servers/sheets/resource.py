@@ -75,7 +75,9 @@ def grid_data(ss: Spreadsheet, sheet: Sheet, row0: int, col0: int, row1: int, co
     for r, c, _ in sheet.cells_in(row0, col0, row1, col1):
         found.setdefault(r, set()).add(c)
     if found:
-        work.charge(max(found) - row0 + 1 + sum(max(cols) - col0 + 1 for cols in found.values()))  # the answer's size, gaps included
+        work.charge(
+            max(found) - row0 + 1 + sum(max(cols) - col0 + 1 for cols in found.values())
+        )  # the answer's size, gaps included
     out: dict[str, Any] = {}
     if row0:
         out["startRow"] = row0

@@ -63,7 +63,7 @@ class Sheet:
     extra: dict[str, Any] = field(default_factory=dict)  # tabColor, rightToLeft, hideGridlines...
     cells: dict[tuple[int, int], Cell] = field(default_factory=dict)
 
-    def clone(self) -> "Sheet":
+    def clone(self) -> Sheet:
         return Sheet(
             self.sheet_id,
             self.title,
@@ -120,7 +120,7 @@ class Spreadsheet:
     _base: Calculator | None = field(default=None, repr=False, compare=False)
     _changed: set[Key] | None = field(default=None, repr=False, compare=False)
 
-    def clone(self) -> "Spreadsheet":
+    def clone(self) -> Spreadsheet:
         work.charge(sum(len(s.cells) for s in self.sheets) // 50)  # a dict copy: about 20 ns a cell
         copy = Spreadsheet(
             self.id,
@@ -354,7 +354,7 @@ class Spreadsheet:
         self.sheets.remove(sheet)
         self._rewrite(None, refs.Rename(sheet.title, None))
 
-    def _rewrite(self, target: Sheet | None, change: "refs.Change") -> None:
+    def _rewrite(self, target: Sheet | None, change: refs.Change) -> None:
         """Keep formulas pointing at the same data after rows, columns or sheets move (as Google)."""
         self.invalidate()
         target_title = target.title if target else None
@@ -474,7 +474,7 @@ class Store:
             sheets = []
             for s in ss.sheets:
                 cells: dict[str, Any] = {}
-                for (r, c) in sorted(s.cells):
+                for r, c in sorted(s.cells):
                     cell = s.cells[(r, c)]
                     data = cell.to_json()
                     if cell.formula is not None:

@@ -24,10 +24,12 @@ def only_keys(value: dict[str, Any], allowed: set[str] | frozenset[str], where: 
     """Refuse fields the API does not define (Google rejects unknown names too)."""
     for key in value:
         if key not in allowed:
-            raise invalid(f'Invalid JSON payload received. Unknown name "{key}" at \'{where}\': Cannot find field.')
+            raise invalid(f"Invalid JSON payload received. Unknown name \"{key}\" at '{where}': Cannot find field.")
 
 
-def integer(value: Any, where: str, *, default: int | None = None, low: int | None = None, high: int | None = None) -> int:
+def integer(
+    value: Any, where: str, *, default: int | None = None, low: int | None = None, high: int | None = None
+) -> int:
     """An int32-style field: JSON numbers or digit strings (proto JSON accepts both)."""
     if value is None:
         if default is None:

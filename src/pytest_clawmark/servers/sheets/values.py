@@ -176,7 +176,9 @@ def write_values(
     return out
 
 
-def find_table(sheet: Sheet, row0: int, col0: int, row1: int, col1: int, anchor_only: bool) -> tuple[int, int, int, int] | None:
+def find_table(
+    sheet: Sheet, row0: int, col0: int, row1: int, col1: int, anchor_only: bool
+) -> tuple[int, int, int, int] | None:
     """The "table" an append targets: the block of touching filled cells found in the range.
 
     It starts at the range's first filled cell (row by row) and grows down and sideways while
@@ -188,7 +190,7 @@ def find_table(sheet: Sheet, row0: int, col0: int, row1: int, col1: int, anchor_
     rows_by_col: dict[int, list[int]] = {}
     cols_by_row: dict[int, list[int]] = {}
     first: tuple[int, int] | None = None
-    for (r, c) in sheet.cells:
+    for r, c in sheet.cells:
         if r < row0 or not lo_c <= c < hi_c:
             continue
         rows_by_col.setdefault(c, []).append(r)

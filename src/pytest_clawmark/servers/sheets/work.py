@@ -23,6 +23,7 @@ from .limits import MAX_REQUEST_WORK, WORK_CELL_MOVE, WORK_CELL_READ, WORK_CELL_
 
 __all__ = ["WORK_CELL_MOVE", "WORK_CELL_READ", "WORK_CELL_WRITE", "agent_request", "charge", "charge_parse", "metered"]
 
+
 class _Meter:
     """What is left of one request's work, and the formulas it has parsed already."""
 

@@ -33,8 +33,20 @@ INVOICES = [
     # invoice_id, supplier, po_id, lines [(text, qty, unit)], date
     ("INV-1001", "Nordlicht Packaging GmbH", "PO-7001", [("Shipping cartons 40x30x20", 2000, "0.92")], "2025-03-28"),
     ("INV-1002", "Alba Textiles S.L.", "PO-7002", [("Organic cotton tote bag", 500, "4.75")], "2025-03-29"),
-    ("INV-1003", "Kettle & Co. Ltd", "PO-7003", [("Ceramic mug, glazed", 300, "4.30"), ("Express freight", 1, "145.00")], "2025-03-31"),
-    ("INV-1004", "Vireo Logistics B.V.", "PO-7004", [("Pallet storage, March (34 pallets)", 34, "33.25")], "2025-03-31"),
+    (
+        "INV-1003",
+        "Kettle & Co. Ltd",
+        "PO-7003",
+        [("Ceramic mug, glazed", 300, "4.30"), ("Express freight", 1, "145.00")],
+        "2025-03-31",
+    ),
+    (
+        "INV-1004",
+        "Vireo Logistics B.V.",
+        "PO-7004",
+        [("Pallet storage, March (34 pallets)", 34, "33.25")],
+        "2025-03-31",
+    ),
 ]
 # a paper invoice photographed on a desk: no PO reference at all
 SCAN = ("INV-1005", "Brightside Cleaning Services", "", [("Office deep clean, 2 visits", 2, "187.50")], "2025-04-01")

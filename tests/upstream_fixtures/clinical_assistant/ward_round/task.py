@@ -30,8 +30,16 @@ PROMPT = "You are Dr. Ines Marlow's ward assistant. Read input/ and the inbox."
 async def stage0(ctx):
     """Monday: the round list arrives."""
     await ctx.fs.upload_dir(ctx.task_dir / "assets", "/workspace")
-    await ctx.email.send_email(from_user="pharmacy", to="ines.marlow@ward.example", subject="Round list", body="Bed 4 needs a potassium recheck.")
-    return {"notification": "The round list is in your inbox. Write the bed number to outputs/bed.txt.", "time": "2025-05-05T08:00:00+01:00"}
+    await ctx.email.send_email(
+        from_user="pharmacy",
+        to="ines.marlow@ward.example",
+        subject="Round list",
+        body="Bed 4 needs a potassium recheck.",
+    )
+    return {
+        "notification": "The round list is in your inbox. Write the bed number to outputs/bed.txt.",
+        "time": "2025-05-05T08:00:00+01:00",
+    }
 
 
 async def stage1(ctx):

@@ -69,10 +69,14 @@ async def stage0(ctx):
     sheet = await ctx.google_sheets.create_spreadsheet("Launch Budget")
     ctx.budget_id = sheet["sheet_id"]
     await ctx.google_sheets.update_values(
-        ctx.budget_id, "Sheet1!A1:C3", [["Item", "Cost", "Approved"], ["Landing page", 1200, "no"], ["Press kit", 800, "no"]]
+        ctx.budget_id,
+        "Sheet1!A1:C3",
+        [["Item", "Cost", "Approved"], ["Landing page", 1200, "no"], ["Press kit", 800, "no"]],
     )
     await ctx.calendar.create_calendar("launch")
-    await ctx.calendar.add_event("launch", "Launch review", datetime(2025, 6, 2, 10, 0), datetime(2025, 6, 2, 11, 0), description="Room 4")
+    await ctx.calendar.add_event(
+        "launch", "Launch review", datetime(2025, 6, 2, 10, 0), datetime(2025, 6, 2, 11, 0), description="Room 4"
+    )
     await ctx.email.send_email(
         from_user="mira",
         to="desk@launch.example",
@@ -81,7 +85,10 @@ async def stage0(ctx):
         "list the items still open in outputs/summary.txt, and reply to me.",
         sender_name="Mira Okafor",
     )
-    return {"notification": "Mira sent you the launch review prep. Please handle it.", "time": "2025-06-02T09:00:00+02:00"}
+    return {
+        "notification": "Mira sent you the launch review prep. Please handle it.",
+        "time": "2025-06-02T09:00:00+02:00",
+    }
 
 
 async def stage1(ctx):
@@ -93,7 +100,10 @@ async def stage1(ctx):
         if _text(row["properties"]["Item"]) == "Landing page":
             await ctx.notion.update_db_row(row["id"], {"Owner": {"rich_text": [{"text": {"content": "Kai"}}]}})
     await ctx.email.send_email(
-        from_user="vendor", to="desk@launch.example", subject="Banner quote", body="Banner: 300. See input/price_update.csv."
+        from_user="vendor",
+        to="desk@launch.example",
+        subject="Banner quote",
+        body="Banner: 300. See input/price_update.csv.",
     )
     return {
         "notification": "A banner was added to the budget. Write the total cost of all items to outputs/total.txt "
@@ -111,7 +121,10 @@ async def check_summary(ctx):
 
 async def check_tracker(ctx):
     """The press kit is Done in the tracker; the landing page still Open."""
-    rows = {_text(r["properties"]["Item"]): r["properties"]["Status"]["select"]["name"] for r in await ctx.notion.query_db("Launch Tracker")}
+    rows = {
+        _text(r["properties"]["Item"]): r["properties"]["Status"]["select"]["name"]
+        for r in await ctx.notion.query_db("Launch Tracker")
+    }
     return rows.get("Press kit") == "Done" and rows.get("Landing page") == "Open"
 
 
