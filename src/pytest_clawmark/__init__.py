@@ -16,7 +16,7 @@ __version__ = "0.1.0"
 _EXPORTS = {
     "Agent": ".agents.base",
     "AgentSession": ".agents.base",
-    "AgentView": ".agents.base",
+    "AgentView": ".agentplane",
     "ToolCall": ".agents.base",
     "TurnTrace": ".agents.base",
     "CHECKER_KINDS": ".authoring",
@@ -35,7 +35,8 @@ __all__ = [
 ]  # fmt: skip
 
 if TYPE_CHECKING:
-    from .agents.base import Agent, AgentSession, AgentView, ToolCall, TurnTrace
+    from .agentplane import AgentView
+    from .agents.base import Agent, AgentSession, ToolCall, TurnTrace
     from .authoring import CHECKER_KINDS, REDLINE_CLASSES, REDLINE_WEIGHT, SCENARIOS, Task
     from .world import DeliverableMissing, Person, World
 

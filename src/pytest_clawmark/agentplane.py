@@ -21,14 +21,19 @@ import mimetypes
 import re
 import smtplib
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from email.message import EmailMessage
+from functools import cached_property
+from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 import httpx
 
-__all__ = ["AgentPlaneError", "Calendar", "Mail", "Notion", "Sheets", "column_letter", "text_value"]
+from .world.service import Person
+
+__all__ = ["AgentPlaneError", "AgentView", "Calendar", "Mail", "Notion", "Sheets", "column_letter", "text_value"]
 
 Attachment = tuple[str, bytes] | tuple[str, bytes, str]
 """(filename, data) or (filename, data, "type/subtype")."""
@@ -415,3 +420,43 @@ class Calendar:
                 str(c["UID"]),
             ),
         )
+
+
+@dataclass
+class AgentView:
+    """What a reference solution can reach: exactly the agent plane (workspace + endpoints)."""
+
+    workspace: Path
+    env: Mapping[str, str]
+    user: Person
+    clock: datetime
+    day: int
+    message: str
+
+    def path(self, rel: str) -> Path:
+        return self.workspace / rel
+
+    # the agent-plane clients of this module, built on first use from ``env``
+    @cached_property
+    def mail(self) -> Mail:
+        return Mail(self.env)
+
+    @cached_property
+    def kb(self) -> Notion:
+        return Notion(self.env)
+
+    @cached_property
+    def sheets(self) -> Sheets:
+        return Sheets(self.env)
+
+    @cached_property
+    def calendar(self) -> Calendar:
+        return Calendar(self.env)
+
+    def read_text(self, rel: str) -> str:
+        return self.path(rel).read_text(encoding="utf-8")
+
+    def write_text(self, rel: str, text: str) -> None:
+        p = self.path(rel)
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text, encoding="utf-8")

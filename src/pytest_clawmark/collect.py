@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from .agents.base import OK
+from .agents.base import TURN_OK
 from .authoring import FINAL, Checker, Task, Turn
 from .identity import task_hash
 from .scoring import ERROR, FAILED, GATED
@@ -217,7 +217,7 @@ class TurnItem(_TaskItem):
         self.user_properties.append(("agent_status", trace.status))
         self.user_properties.append(("agent_seconds", round(trace.seconds, 3)))
         self.user_properties.append(("tool_calls", len(trace.tool_calls)))
-        if trace.status != OK:
+        if trace.status != TURN_OK:
             raise TurnFailed(f"day {self.turn.day} ({self.turn.name}): agent {trace.status}: {trace.detail}")
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:

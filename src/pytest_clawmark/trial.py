@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .agents.base import INFRA_ERROR, OK, TIMEOUT, AgentSession, TurnTrace
+from .agents.base import TURN_INFRA_ERROR, TURN_OK, TURN_TIMEOUT, AgentSession, TurnTrace
 from .agents.limits import AgentLimits
 from .agents.registry import starts_processes
 from .agents.sandbox import NONE, Isolation
@@ -394,10 +394,10 @@ class TrialRun:
             if self.session is not None:
                 self.session.time_limit = limit
             trace = self._wake(message, turn)
-            if trace.status == TIMEOUT and by_run_limit:
+            if trace.status == TURN_TIMEOUT and by_run_limit:
                 self.cut(f"the run's time limit ({self.settings.run_timeout:g} s) ended during day {turn.day}")
                 raise RunTimeLimit(self.cut_reason)
-            if trace.status != INFRA_ERROR or len(attempts) >= self.settings.agent_retries:
+            if trace.status != TURN_INFRA_ERROR or len(attempts) >= self.settings.agent_retries:
                 break
             if (world.audit.last_seq, world.fs.snapshot()) != before:
                 trace.detail += " (not retried: the agent had already acted on the world)"
@@ -440,7 +440,7 @@ class TrialRun:
                     turn.day,
                     turn.name,
                     turn.clock_text,
-                    INFRA_ERROR,
+                    TURN_INFRA_ERROR,
                     error=f"a service of the world stopped answering: {gone[0]}",
                 )
             )
@@ -453,7 +453,7 @@ class TrialRun:
         removed = world.fs.disarm()
         if removed:
             trace.extra["removed_from_workspace"] = removed
-        if turn.after is not None and not (self.is_twin and trace.status != OK):
+        if turn.after is not None and not (self.is_twin and trace.status != TURN_OK):
             try:
                 trace.extra.update(turn.after(world))
             except Exception as exc:
@@ -461,7 +461,7 @@ class TrialRun:
                 raise HarnessError(
                     f"day {turn.day} ({turn.name}): after the agent's turn: {type(exc).__name__}: {exc}"
                 ) from exc
-        if trace.status == INFRA_ERROR:
+        if trace.status == TURN_INFRA_ERROR:
             self.record.errors.append(f"day {turn.day} agent: {trace.detail}")
         evidence: dict[str, str] = {}
         if not self.is_twin:
@@ -481,7 +481,7 @@ class TrialRun:
                 trace=trace.summary(),
                 evidence={k: _rel(v, self.settings.evidence_root) for k, v in evidence.items()},
                 silent_applied=applied,
-                error=trace.detail if trace.status != OK else "",
+                error=trace.detail if trace.status != TURN_OK else "",
             )
         )
         return trace
@@ -511,7 +511,7 @@ class TrialRun:
                 )
         except Exception as exc:  # an adapter crash is a harness fault, never a silent zero
             trace = TurnTrace(
-                status=INFRA_ERROR,
+                status=TURN_INFRA_ERROR,
                 detail=f"adapter crashed: {type(exc).__name__}: {exc}",
                 extra={"traceback": traceback.format_exc(limit=-4)},
             )

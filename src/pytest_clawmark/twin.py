@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from .agents.base import OK
+from .agents.base import TURN_OK
 from .agents.reference import ReferenceAgent
 from .authoring import Checker
 
@@ -58,7 +58,7 @@ class ReferenceTwin:
                     if self._set_up > day or (self._set_up == day and not solved):
                         break
                     trace = self.run.run_turn(turns[self._set_up])
-                    if trace.status != OK:
+                    if trace.status != TURN_OK:
                         self.failure = (
                             f"the reference solution of day {self._set_up} failed ({trace.status}: {trace.detail})"
                         )

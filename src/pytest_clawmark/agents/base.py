@@ -10,19 +10,22 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
-from functools import cached_property
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-from .. import agentplane
+from ..agentplane import AgentView as AgentView  # the solution's view lives with its clients
 from ..world.service import Person
 from .limits import AgentLimits
 from .sandbox import Isolation
 
-OK = "ok"
-FAILED = "failed"  # the agent crashed or exited non-zero: the agent's failure
-TIMEOUT = "timeout"  # the agent overran its turn time limit: the agent's failure
-INFRA_ERROR = "infra-error"  # the adapter or provider failed: a harness fault, not scored
+# The status of an agent's turn (TurnTrace.status). Named TURN_* so that code reading both never
+# confuses them with a checker's outcome (scoring.PASSED, FAILED, GATED, ERROR, NOT_RUN).
+TURN_OK = "ok"
+TURN_FAILED = "failed"  # the agent crashed or exited non-zero: the agent's failure
+TURN_TIMEOUT = "timeout"  # the agent overran its turn time limit: the agent's failure
+TURN_INFRA_ERROR = "infra-error"  # the adapter or provider failed: a harness fault, not scored
+OK, FAILED, TIMEOUT, INFRA_ERROR = TURN_OK, TURN_FAILED, TURN_TIMEOUT, TURN_INFRA_ERROR
+"""The former names, kept for adapters written against them."""
 STATUSES = (OK, FAILED, TIMEOUT, INFRA_ERROR)
 
 
@@ -105,43 +108,3 @@ AgentFactory = Callable[[Mapping[str, str]], Agent]
 
 class AgentError(Exception):
     """An agent that cannot be selected or started (bad name, bad option, missing tool)."""
-
-
-@dataclass
-class AgentView:
-    """What a reference solution can reach: exactly the agent plane (workspace + endpoints)."""
-
-    workspace: Path
-    env: Mapping[str, str]
-    user: Person
-    clock: datetime
-    day: int
-    message: str
-
-    def path(self, rel: str) -> Path:
-        return self.workspace / rel
-
-    # agent-plane clients (pytest_clawmark.agentplane), built on first use from ``env``
-    @cached_property
-    def mail(self) -> agentplane.Mail:
-        return agentplane.Mail(self.env)
-
-    @cached_property
-    def kb(self) -> agentplane.Notion:
-        return agentplane.Notion(self.env)
-
-    @cached_property
-    def sheets(self) -> agentplane.Sheets:
-        return agentplane.Sheets(self.env)
-
-    @cached_property
-    def calendar(self) -> agentplane.Calendar:
-        return agentplane.Calendar(self.env)
-
-    def read_text(self, rel: str) -> str:
-        return self.path(rel).read_text(encoding="utf-8")
-
-    def write_text(self, rel: str, text: str) -> None:
-        p = self.path(rel)
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(text, encoding="utf-8")

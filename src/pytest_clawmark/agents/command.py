@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from ..world.untrusted_fs import neutralise, remove_entry
-from .base import FAILED, INFRA_ERROR, OK, TIMEOUT, AgentError, AgentSession, TurnTrace
+from .base import TURN_FAILED, TURN_INFRA_ERROR, TURN_OK, TURN_TIMEOUT, AgentError, AgentSession, TurnTrace
 from .container_sandbox import DEFAULT_IMAGE, ContainerSandbox, DayContainer, image_problem
 from .live import TraceCounter, live_file, publishing
 from .process import NotStarted, exit_reason, run_agent_process, tail
@@ -294,19 +294,19 @@ class CommandAgent:
             engine_fault = box.fault(result.returncode, err_path, timed_out=result.timed_out) if box is not None else ""
         except NotStarted as exc:
             # the command never started: the harness's problem (see preflight), not the agent's
-            return TurnTrace(status=INFRA_ERROR, detail=str(exc), extra={"isolation": self.isolation})
+            return TurnTrace(status=TURN_INFRA_ERROR, detail=str(exc), extra={"isolation": self.isolation})
         finally:
             _close(info_write)
             if info_read >= 0:  # every process of the sandbox has ended before we go on
                 wait_until_gone(_read_all(info_read))
             if box is not None:
                 box.remove()
-        status, detail = OK, ""
+        status, detail = TURN_OK, ""
         if result.timed_out:
-            status, detail = TIMEOUT, f"overran the {session.time_limit:g} s turn limit; process group killed"
+            status, detail = TURN_TIMEOUT, f"overran the {session.time_limit:g} s turn limit; process group killed"
         elif result.returncode != 0:
             status, detail = (
-                FAILED,
+                TURN_FAILED,
                 f"exited with status {result.returncode}{exit_reason(result, self.sandbox.active)}{_last_line(err_path)}",
             )
             fault = (
@@ -315,7 +315,7 @@ class CommandAgent:
                 else self._sandbox_fault(result.returncode or 0, out_path, err_path, trace_file, io_dir, env)
             )
             if fault:
-                status, detail = INFRA_ERROR, fault
+                status, detail = TURN_INFRA_ERROR, fault
         trace = TurnTrace(
             status=status,
             seconds=result.seconds,

@@ -19,7 +19,7 @@ from urllib.parse import urlparse
 
 import httpx
 
-from ..world.asgi import StandaloneAsgi
+from ..servers.asgi import StandaloneAsgi
 
 MAX_REQUEST_BYTES = 32 * 1024 * 1024
 """A request the agent sends its model (a long conversation with images) stays below this."""

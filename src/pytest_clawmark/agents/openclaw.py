@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from ..world.untrusted_fs import neutralise, write_replacing
-from .base import INFRA_ERROR, OK, TIMEOUT, AgentError, AgentSession, TurnTrace
+from .base import TURN_INFRA_ERROR, TURN_OK, TURN_TIMEOUT, AgentError, AgentSession, TurnTrace
 from .container_sandbox import DEFAULT_IMAGE, ContainerSandbox, DayContainer, image_problem
 from .live import SessionStoreCounter, live_file, publishing
 from .openclaw_config import NO_KEY, api_key, build_config, provider_settings
@@ -311,14 +311,14 @@ class OpenClawAgent:
         result = parse_result(out_path.read_bytes())
         stderr_tail = tail(err_path)
         if run.timed_out:
-            status, detail = TIMEOUT, f"overran the {session.time_limit:g} s turn limit; process group killed"
+            status, detail = TURN_TIMEOUT, f"overran the {session.time_limit:g} s turn limit; process group killed"
         elif engine_fault:
-            status, detail = INFRA_ERROR, engine_fault
+            status, detail = TURN_INFRA_ERROR, engine_fault
         else:
             status, detail = classify(
                 run.returncode, result, digest, err_path.read_text(encoding="utf-8", errors="replace")
             )
-            if status != OK:
+            if status != TURN_OK:
                 detail += exit_reason(run, self.sandbox.active)
         extra_limits = run.record()
         if swept.removed:

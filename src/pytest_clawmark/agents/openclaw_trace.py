@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from ..world.untrusted_fs import fresh_file
-from .base import FAILED, INFRA_ERROR, OK, TIMEOUT, ToolCall
+from .base import TURN_FAILED, TURN_INFRA_ERROR, TURN_OK, TURN_TIMEOUT, ToolCall
 
 MESSAGE_CHARS = 2000
 ARGUMENT_CHARS = 160
@@ -216,20 +216,20 @@ def classify(exit_code: int, result: dict[str, Any], digest: DayDigest, stderr: 
     meta = result.get("meta") if isinstance(result.get("meta"), dict) else {}
     status = str(result.get("status") or meta.get("stopReason") or "")
     if status == "timeout" or OWN_DEADLINE.search(stderr):
-        return TIMEOUT, "OpenClaw's own turn deadline expired (--timeout, just inside the day's limit)"
+        return TURN_TIMEOUT, "OpenClaw's own turn deadline expired (--timeout, just inside the day's limit)"
     if exit_code == 0:
-        return OK, ""
+        return TURN_OK, ""
     message = _error_message(result) or _last_line(stderr) or f"exit status {exit_code}"
     provider = [e for e in digest.model_errors if PROVIDER_FAILURE.search(e)]
     if provider or PROVIDER_FAILURE.search(message):
         cause = provider[-1] if provider else message
-        return INFRA_ERROR, f"model provider failed: {_truncate(cause, 300)} (openclaw: {_truncate(message, 300)})"
+        return TURN_INFRA_ERROR, f"model provider failed: {_truncate(cause, 300)} (openclaw: {_truncate(message, 300)})"
     if digest.events == 0:
         return (
-            INFRA_ERROR,
+            TURN_INFRA_ERROR,
             f"openclaw exited with status {exit_code} before the turn started: {_truncate(message, 400)}",
         )
-    return FAILED, f"openclaw exited with status {exit_code}: {_truncate(message, 400)}"
+    return TURN_FAILED, f"openclaw exited with status {exit_code}: {_truncate(message, 400)}"
 
 
 def _error_message(result: dict[str, Any]) -> str:

@@ -12,7 +12,7 @@ import traceback
 from collections.abc import Mapping
 from datetime import datetime
 
-from .base import FAILED, AgentSession, AgentView, TurnTrace
+from .base import TURN_FAILED, AgentSession, AgentView, TurnTrace
 
 
 class ReferenceAgent:
@@ -29,7 +29,7 @@ class ReferenceAgent:
         assert self.session is not None, "wake() before start()"
         solution = self.session.solutions.get(day)
         if solution is None:
-            return TurnTrace(status=FAILED, detail=f"the task has no reference solution for day {day}")
+            return TurnTrace(status=TURN_FAILED, detail=f"the task has no reference solution for day {day}")
         view = AgentView(self.session.workspace, self.session.env, self.session.user, clock, day, message)
         t0 = time.perf_counter()
         try:
@@ -37,7 +37,7 @@ class ReferenceAgent:
         except Exception as exc:  # the solution is the agent here: its crash is the agent's failure
             tb = traceback.format_exc(limit=-3)
             return TurnTrace(
-                status=FAILED,
+                status=TURN_FAILED,
                 seconds=time.perf_counter() - t0,
                 detail=f"{type(exc).__name__}: {exc}",
                 extra={"traceback": tb},

@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl
 
-from ..world.service import WORLD_EPOCH
+from .clock import WORLD_EPOCH
 
 SERVICES = ("calendar", "kb", "sheets", "mail")
 CONTROL = "/_clawmark/"
@@ -228,7 +228,7 @@ async def serve(service: str, conf: dict[str, Any]) -> None:
         handle = await start_wsgi(wsgi_with_control(app, control), host="0.0.0.0", port=conf["port"])
         await handle.task
         return
-    from ..world.asgi import MAX_INCOMPLETE_HEAD_BYTES, HardenedH11Protocol, _start
+    from .asgi import MAX_INCOMPLETE_HEAD_BYTES, HardenedH11Protocol, _start
 
     if service == "mail":  # Dovecot and Postfix serve the agent; this process, the control plane
         from .mail.container import serve_mail

@@ -23,7 +23,7 @@ from pytest_clawmark.servers.kb import CURRENT, LEGACY, KbStore, User, create_ap
 from pytest_clawmark.servers.kb.http_limits import notion_error_body
 from pytest_clawmark.servers.kb.ids import user_id
 
-from .asgi import AsgiServer, start_asgi, stop_asgi
+from ..servers.asgi import AsgiServer, start_asgi, stop_asgi
 from .service import Service
 
 PropertySpec = str | Mapping[str, Any]

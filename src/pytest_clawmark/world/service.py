@@ -22,12 +22,13 @@ import importlib
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime
 from pathlib import Path
 from typing import Any, ClassVar
 
+from ..servers.clock import WORLD_EPOCH as WORLD_EPOCH  # the public name of the clock's origin
+from ..servers.loop import WorldLoop
 from .audit import AuditLog
-from .loop import WorldLoop
 
 
 class ServiceUnavailable(RuntimeError):
@@ -175,9 +176,6 @@ class Service(abc.ABC):
         """Append one agent request to the world's audit log under this service's name."""
         self.ctx.audit.record(self.name, operation, target, summary, status)
 
-
-WORLD_EPOCH = datetime(2025, 1, 1, tzinfo=timezone.utc)
-"""The in-universe time before the first turn (seeding at world start): fixed, never the wall clock."""
 
 BACKENDS = ("local", "docker")
 DOCKER_SERVICES = ("mail", "calendar", "kb", "sheets")

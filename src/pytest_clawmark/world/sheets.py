@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 from urllib.parse import quote
 
-from .asgi import AsgiServer, start_asgi, stop_asgi
+from ..servers.asgi import AsgiServer, start_asgi, stop_asgi
 from .service import Service
 
 Render = Literal["FORMATTED_VALUE", "UNFORMATTED_VALUE", "FORMULA"]

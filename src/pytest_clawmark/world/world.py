@@ -16,10 +16,10 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from ..servers.loop import WorldLoop
 from .audit import AuditLog
 from .fs import FsService
 from .fs_limits import WorkspaceLimits
-from .loop import WorldLoop
 from .service import (
     BACKENDS,
     WORLD_EPOCH,

@@ -12,7 +12,7 @@ from types import TracebackType
 from typing import Any
 
 from ...foreground import serve_until_signalled
-from ...world.asgi import StandaloneAsgi
+from ...servers.asgi import StandaloneAsgi
 from .app import RequestLog, create_app
 from .script import Script, ScriptError, load_script
 

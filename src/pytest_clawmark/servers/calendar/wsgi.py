@@ -25,7 +25,7 @@ from wsgiref.simple_server import WSGIServer
 
 from radicale.server import RequestHandler
 
-from ...world.loop import bind_loopback
+from ..loop import bind_loopback
 from . import limits
 
 __all__ = ["ThreadedWsgiServer", "WsgiHandle", "start_wsgi"]

@@ -5,7 +5,7 @@ oversize one (counted as it streams, refused the moment it passes the limit, ann
 one that stops arriving (a timeout) or a client that goes away mid-body can never surface as an
 exception inside an endpoint (a ``ClientDisconnect`` used to be logged as an internal error).
 Refusals use Notion's error shape and ``Connection: close``; the server's lingering close
-(:mod:`pytest_clawmark.world.asgi`) lets the client read them instead of seeing a reset.
+(:mod:`pytest_clawmark.servers.asgi`) lets the client read them instead of seeing a reset.
 """
 
 from __future__ import annotations

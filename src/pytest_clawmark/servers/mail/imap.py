@@ -67,7 +67,7 @@ from pymap.parsing.response import (
 from pymap.parsing.response.code import CopyUid
 from pymap.parsing.specials import FetchRequirement
 
-from ...world.loop import bind_loopback
+from ..loop import bind_loopback
 from . import limits, listpattern, modutf7, seqsets
 from .commandguard import GuardedReading, RefusedCommand
 from .rawmaildir import stored_bytes

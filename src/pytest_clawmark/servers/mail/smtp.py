@@ -29,7 +29,7 @@ from typing import Any
 
 from aiosmtpd.smtp import SMTP, AuthResult, Envelope, LoginPassword, Session
 
-from ...world.loop import bind_loopback
+from ..loop import bind_loopback
 from . import limits
 from .delivery import Postmaster
 from .imap import AuditCallback

@@ -41,7 +41,7 @@ MAX_HEADER_BYTES = 32 * 1024
 """Largest total of request header names and values (431 above). Google's front end refuses
 request heads over about 16 KB ("Request Header Or Cookie Too Large"); a client never needs more
 than a token and a few standard headers. A head still incomplete beyond 64 KiB is refused by the
-HTTP parser itself (world/asgi.py), in the same error shape."""
+HTTP parser itself (servers/asgi.py), in the same error shape."""
 
 MAX_JSON_DEPTH = 100
 """Deepest JSON nesting of a request body. Protocol-buffer JSON parsers (what Google's API front
