@@ -95,11 +95,36 @@ class Agent(Protocol):
 
     name: str
 
-    def start(self, session: AgentSession) -> None: ...
+    def start(self, session: AgentSession) -> None:
+        """Begin a task trial (its world is up).
 
-    def wake(self, message: str, day: int, clock: datetime) -> TurnTrace: ...
+        Args:
+            session: what the agent may know: its workspace and home, the world's ``CLAWMARK_*``
+                endpoints, the persona, the turn time limit, the isolation and limits in effect.
 
-    def stop(self) -> None: ...
+        Raises:
+            AgentError: the agent cannot run this trial (the trial is errored, never scored).
+        """
+        ...
+
+    def wake(self, message: str, day: int, clock: datetime) -> TurnTrace:
+        """Work one day: read the wake-up ``message`` and act on the world until done.
+
+        Args:
+            message: the day's wake-up message (what the user asks, loud events announced).
+            day: the day's number, from 1.
+            clock: the day's in-universe time (aware).
+
+        Returns:
+            A :class:`TurnTrace`: ``status`` ``ok``, ``failed`` (crashed), ``timeout`` (past
+            ``session.time_limit``) or ``infra-error`` (the adapter or the model provider failed:
+            not the agent's measurement), with tool calls, messages and tokens when known.
+        """
+        ...
+
+    def stop(self) -> None:
+        """End the trial: stop everything the agent started. Called even after errors; idempotent."""
+        ...
 
 
 AgentFactory = Callable[[Mapping[str, str]], Agent]

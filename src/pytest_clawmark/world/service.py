@@ -100,7 +100,15 @@ class MutationLedger:
 
 
 class Service(abc.ABC):
-    """Base class of a world's service. Subclasses set :attr:`name` and implement the planes."""
+    """Base class of a world's service. Subclasses set :attr:`name` and implement the planes.
+
+    A subclass is constructed with a :class:`ServiceContext` (its folder, the world's people and
+    credentials, the clock, the audit log, the loop) and must implement :meth:`start`,
+    :meth:`stop`, :meth:`agent_env`, :meth:`tools_markdown`, :meth:`snapshot` and
+    :meth:`restore`; its other public methods are its admin plane (seeding, ``silent=``
+    mutations noted with ``ctx.mutations.note``, deterministic reads for checkers). Register it
+    with the ``pytest_clawmark.services`` entry-point group (docs/world.md).
+    """
 
     name: ClassVar[str]
 
@@ -131,11 +139,19 @@ class Service(abc.ABC):
     # -- admin plane: evidence ---------------------------------------------------------------
     @abc.abstractmethod
     def snapshot(self) -> dict[str, Any]:
-        """The service's whole state as JSON-able data, deterministically ordered."""
+        """The service's whole state as JSON-able data, deterministically ordered (the same state
+        gives the same bytes: evidence, ``--rerun-determinism`` and ``clawmark recheck`` rely on it)."""
 
     @abc.abstractmethod
     def restore(self, data: dict[str, Any]) -> None:
-        """Replace the service's state with a :meth:`snapshot`."""
+        """Replace the service's state with a :meth:`snapshot`.
+
+        Args:
+            data: what :meth:`snapshot` returned, possibly in another process or run.
+
+        Raises:
+            ValueError: ``data`` cannot be restored faithfully (never a partial restore).
+        """
 
     def admin_transport(self) -> Any:
         """The httpx transport of an HTTP admin plane (None: httpx's own). A service in a container
