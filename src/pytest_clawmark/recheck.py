@@ -27,7 +27,7 @@ from typing import Any
 from .authoring import Checker, Task
 from .identity import task_hash
 from .loading import TaskLoadError, import_task, task_files
-from .results import COMPLETE, CheckerRecord, TrialRecord, build_document, load, not_started_of, records_of
+from .results import COMPLETE, ERRORED, CheckerRecord, TrialRecord, build_document, load, not_started_of, records_of
 from .trial import RunSettings, TrialRun
 from .world import World
 
@@ -177,7 +177,7 @@ def _recheck_trial(record: TrialRecord, task: Task, path: Path, new_hash: str, e
     fresh = run.record
     order = {c.id: i for i, c in enumerate(sorted(task.checkers, key=lambda c: c.day_index))}
     fresh.checkers = sorted(run.outcomes.values(), key=lambda r: order.get(r.id, len(order)))
-    fresh.status = COMPLETE if not run.record.errors else "errored"
+    fresh.status = COMPLETE if not run.record.errors else ERRORED
     fresh.errors = list(run.record.errors)
     fresh.world_start_seconds = record.world_start_seconds
     return fresh
