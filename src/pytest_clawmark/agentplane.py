@@ -359,9 +359,16 @@ class Calendar:
 
     def __init__(self, env: Mapping[str, str]) -> None:
         self.env = env
+        self._calendar_url: str | None = None
 
     def _calendar(self, client: Any) -> Any:
-        return client.principal().calendars()[0]
+        """The default calendar: discovered (principal, then its calendars) on this client's
+        first call only; later calls address its URL directly (one request, not three)."""
+        if self._calendar_url is None:
+            found = client.principal().calendars()[0]
+            self._calendar_url = str(found.url)
+            return found
+        return client.calendar(url=self._calendar_url)
 
     def _client(self) -> Any:
         import caldav

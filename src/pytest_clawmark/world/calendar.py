@@ -28,7 +28,7 @@ import icalendar
 import radicale.storage
 
 from ..servers.calendar.audit import ADMIN_HEADER, AuditMiddleware
-from ..servers.calendar.events import PRODID, Event, When, build_calendar, overlaps, portable_time, read_item, sort_key
+from ..servers.calendar.events import PRODID, Event, When, build_calendar, overlaps, portable_time, read_item
 from ..servers.calendar.guard import RequestGuard
 from ..servers.calendar.radicale_app import RadicaleSetup
 from ..servers.calendar.store import CalendarStore, calendar_path, safe_href
@@ -259,9 +259,9 @@ class CalendarService(Service):
             status=status,
         )
         href = safe_href(uid)
-        self._store.put(login, path, href, ics)
+        stored = self._store.put(login, path, href, ics)
         self.ctx.mutations.note(silent, self.name, f"added event {summary!r} ({uid}) to {path}")
-        return self._stored(login, path, href)
+        return self._stored(login, path, href, stored)
 
     def move_event(
         self,
@@ -277,9 +277,9 @@ class CalendarService(Service):
         login = self._owner(owner)
         event = self._lookup(uid_or_summary, login)
         ics = self._rewrite(event, dtstart=new_start, dtend=new_end)
-        self._store.put(login, event.calendar, event.href, ics)
+        stored = self._store.put(login, event.calendar, event.href, ics)
         self.ctx.mutations.note(silent, self.name, f"moved {event.summary!r} ({event.uid}) to {new_start.isoformat()}")
-        return self._stored(login, event.calendar, event.href)
+        return self._stored(login, event.calendar, event.href, stored)
 
     def cancel_event(
         self,
@@ -361,7 +361,9 @@ class CalendarService(Service):
         if calendar is not None:
             path = self._calendar_path(login, calendar)
             found = [e for e in found if e.calendar == path]
-        return sorted((e for e in found if overlaps(e, start, end)), key=sort_key)
+        if start is None and end is None:
+            return found  # the store's list is already sorted by start, then UID
+        return [e for e in found if overlaps(e, start, end)]
 
     def event(
         self,
@@ -406,10 +408,12 @@ class CalendarService(Service):
         """A calendar given by path (``/owner/name/``) or by collection name, as its path."""
         return calendar if calendar.startswith("/") else calendar_path(login, calendar)
 
-    def _stored(self, login: str, calendar: str, href: str) -> Event:
+    @staticmethod
+    def _stored(login: str, calendar: str, href: str, stored: str | None) -> Event:
         """The event just written to ``calendar``/``href`` (not looked up by UID: the agent may
-        legally hold another event with the same UID in another calendar)."""
-        (event,) = [e for e in self.events(login, calendar=calendar) if e.href == href]
+        legally hold another event with the same UID in another calendar), read from the text
+        as stored (what a fresh read of the calendar gives), not by re-reading the calendar."""
+        (event,) = read_item(stored, calendar=calendar, owner=login, href=href)[0] if stored is not None else []
         return event
 
     def _lookup(self, uid_or_summary: str, login: str) -> Event:
@@ -440,14 +444,13 @@ class CalendarService(Service):
         them (without repeating the text), and the items that could not be read as events."""
         calendars: dict[str, Any] = {}
         for owner in self._owners():
-            for cal in self._store.calendars(owner):
+            for cal, readings in self._store.readings(owner):
                 events: list[dict[str, Any]] = []
                 unreadable: list[dict[str, str]] = []
-                for href, ics in cal.items:
-                    found, problem = read_item(ics, calendar=cal.path, owner=owner, href=href)
-                    events.extend({k: v for k, v in e.to_json().items() if k != "ics"} for e in found)
-                    if problem:
-                        unreadable.append({"href": href, "problem": problem})
+                for href, reading in readings:
+                    events.extend({k: v for k, v in e.to_json().items() if k != "ics"} for _, e in reading.events)
+                    if reading.problem:
+                        unreadable.append({"href": href, "problem": reading.problem})
                 calendars[cal.path] = {
                     "owner": owner,
                     "props": {k: cal.props[k] for k in sorted(cal.props)},

@@ -11,6 +11,8 @@ Settings that matter (docs/world.md):
 * ``rights.permit_overwrite_collection = False``: a PUT on a collection URL replaced the whole
   calendar (a Radicale extension no CalDAV client needs); real servers answer it with 403/405;
 * the size and recurrence limits come from :mod:`.limits` (the guard in front enforces the rest);
+* ``storage.type`` is Radicale's ``multifilesystem`` counting its writes (:mod:`.storage`), so
+  the admin plane's item cache knows when to look again;
 * the web UI is off.
 """
 
@@ -47,7 +49,7 @@ def build_configuration(root: Path, htpasswd: Path) -> radicale.config.Configura
             },
             "rights": {"type": "owner_only", "permit_overwrite_collection": "False"},
             "storage": {
-                "type": "multifilesystem",
+                "type": "pytest_clawmark.servers.calendar.storage",  # multifilesystem, counting writes
                 "filesystem_folder": str(root / "collections"),
                 "_filesystem_fsync": "False",
             },

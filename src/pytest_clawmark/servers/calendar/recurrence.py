@@ -8,6 +8,7 @@ reaches Radicale, the guard reads the calendar's stored items (raw bytes: a rege
 the account's quota, milliseconds) and estimates the occurrences from each RRULE's frequency,
 interval, BY-lists and COUNT/UNTIL; over :data:`~.limits.MAX_QUERY_OCCURRENCES` the query is refused.
 The estimate is an upper bound in spirit (every BY-list value counts as a multiplier).
+Counts are remembered per item file and totals per folder (see :func:`estimated_occurrences`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ import os
 import re
 from collections.abc import Iterable
 from pathlib import Path
+
+from .storage import write_generation
 
 __all__ = ["estimated_occurrences", "item_occurrences"]
 
@@ -82,23 +85,67 @@ def item_occurrences(data: bytes, until_year: int) -> int:
     return total
 
 
-def estimated_occurrences(collections: Iterable[Path], until_year: int, stop_at: int) -> int:
-    """Occurrences over every item of ``collections`` (folders of Radicale's storage), counting
-    no further than ``stop_at``."""
+_folder_totals: dict[tuple[str, int], tuple[tuple[int, tuple[int, ...]], int]] = {}
+_item_counts: dict[str, tuple[tuple[int, ...], int, int]] = {}  # path -> (stat key, until_year, count)
+
+
+def _stat_key(st: os.stat_result) -> tuple[int, ...]:
+    return (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
+
+def _folder_token(folder: Path) -> tuple[int, tuple[int, ...]]:
+    """Changes whenever Radicale in this process writes (the storage's write generation) or the
+    folder's entries change (its stat): the rule of the admin plane's cache (see ``.store``)."""
+    try:
+        here = _stat_key(os.stat(folder))
+    except (OSError, ValueError):
+        here = ()
+    # the storage folder is the parent of ``collection-root``, two levels above a calendar
+    return (write_generation(str(folder.parent.parent.parent)), here)
+
+
+def _folder_occurrences(folder: Path, until_year: int, stop_at: int) -> int:
+    """The folder's items' occurrences, counting no further than ``stop_at``; each item's count
+    is remembered by its file's stat (inode, size, mtime, ctime), the folder's total by its token."""
+    token = _folder_token(folder)
+    known = _folder_totals.get((str(folder), until_year))
+    if known is not None and known[0] == token:
+        return known[1]
     total = 0
-    for folder in collections:
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return 0
+    for entry in entries:
+        if entry.name.startswith(".") or not entry.is_file(follow_symlinks=False):
+            continue
         try:
-            entries = list(os.scandir(folder))
+            key = _stat_key(entry.stat(follow_symlinks=False))
+            cached = _item_counts.get(entry.path)
+            if cached is not None and cached[0] == key and cached[1] == until_year:
+                count = cached[2]
+            else:
+                with open(entry.path, "rb") as f:
+                    count = item_occurrences(f.read(), until_year)
+                _item_counts[entry.path] = (key, until_year, count)
         except OSError:
             continue
-        for entry in entries:
-            if entry.name.startswith(".") or not entry.is_file(follow_symlinks=False):
-                continue
-            try:
-                with open(entry.path, "rb") as f:
-                    total += item_occurrences(f.read(), until_year)
-            except OSError:
-                continue
-            if total > stop_at:
-                return total
+        total += count
+        if total > stop_at:
+            return total
+    _folder_totals[(str(folder), until_year)] = (token, total)
+    return total
+
+
+def estimated_occurrences(collections: Iterable[Path], until_year: int, stop_at: int) -> int:
+    """Occurrences over every item of ``collections`` (folders of Radicale's storage), counting
+    no further than ``stop_at`` (only whether the result exceeds ``stop_at`` is meant to matter).
+
+    Remembered between queries, so a REPORT on a calendar of thousands of items reads no files
+    when nothing changed."""
+    total = 0
+    for folder in collections:
+        total += _folder_occurrences(Path(folder), until_year, stop_at - total)
+        if total > stop_at:
+            return total
     return total

@@ -35,7 +35,7 @@ def account_usage(collection_root: Path, owner: str) -> AccountUsage:
     items_in: dict[str, int] = {}
     try:
         collections = [e for e in os.scandir(home) if _visible(e) and e.is_dir(follow_symlinks=False)]
-    except OSError:
+    except (OSError, ValueError):  # ValueError: a NUL in the path
         return AccountUsage()
     for collection in collections:
         calendars += 1
@@ -46,7 +46,7 @@ def account_usage(collection_root: Path, owner: str) -> AccountUsage:
                     if _visible(entry) and entry.is_file(follow_symlinks=False):
                         count += 1
                         size += entry.stat(follow_symlinks=False).st_size
-        except OSError:
+        except (OSError, ValueError):  # ValueError: a NUL in the path
             continue
         items += count
         items_in[collection.name] = count

@@ -1,0 +1,126 @@
+"""How do the services behave with a realistically full world (10 … 10,000 items)?
+
+    python benchmarks/world_scale.py [--sizes 10 100 1000] [--big] [--repeat 5]
+
+For each size N a fresh world is seeded through the admin plane, then measured:
+
+* seed: N admin writes (``world.calendar.add_event``), total seconds;
+* agent query: one typical agent request through the official client, as a reference solution
+  makes it (``agentplane.Calendar.events`` for one day: CalDAV discovery + ``search``), median ms;
+* checker read: ``world.calendar.events()`` (all events) and ``world.calendar.event(uid=...)``,
+  median ms;
+* snapshot: ``world.calendar.snapshot()``, median ms;
+* RSS: this process's resident set after seeding (MiB).
+
+``--big`` adds N = 10,000. Targets (issue "the world at realistic size", at 10,000 items):
+seeding <= 5 s, agent query <= 30 ms, checker read <= 30 ms, snapshot <= 200 ms, growth at most
+linear. Prints a markdown table; no assertions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import statistics
+import tempfile
+import time
+from collections.abc import Callable
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any
+
+from benchmark_support import rss_mb
+
+from pytest_clawmark.agentplane import Calendar as AgentCalendar
+from pytest_clawmark.world import Person, World
+
+USER = Person("Bench User", "bench.user@clawmark.example")
+PEOPLE = [Person(f"Colleague {i}", f"colleague{i}@clawmark.example") for i in range(3)]
+CLOCK = datetime(2025, 4, 7, 9, 0, tzinfo=timezone.utc)
+UTC = timezone.utc
+
+
+def timed(fn: Callable[[], Any], repeat: int) -> float:
+    """Median wall time of ``fn`` over ``repeat`` runs, in ms."""
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return 1000 * statistics.median(times)
+
+
+def make(root: Path, services: set[str]) -> World:
+    world = World(services, root, user=USER, people=PEOPLE)
+    world.clock = CLOCK
+    return world.start()
+
+
+def calendar(n: int, root: Path, repeat: int) -> dict[str, Any]:
+    """N one-hour events spread over the year around the clock, eight a day."""
+    world = make(root, {"calendar"})
+    try:
+        base = datetime(2025, 1, 6, 8, 0, tzinfo=UTC)
+        t0 = time.perf_counter()
+        uid = ""
+        for i in range(n):
+            start = base + timedelta(days=i // 8, hours=i % 8)
+            ev = world.calendar.add_event(
+                f"Meeting {i}", start, start + timedelta(hours=1), attendees=[PEOPLE[i % len(PEOPLE)]]
+            )
+            if i == n // 2:
+                uid = ev.uid
+        seed = time.perf_counter() - t0
+        gc.collect()
+        rss = rss_mb()
+        agent = AgentCalendar(world.agent_env())
+        day = base + timedelta(days=(n // 2) // 8)
+        day = day.replace(hour=0)
+        found = agent.events(day, day + timedelta(days=1))
+        assert found, "the agent query found nothing"
+        query = timed(lambda: agent.events(day, day + timedelta(days=1)), repeat)
+        read_all = timed(world.calendar.events, repeat)
+        read_one = timed(lambda: world.calendar.event(uid=uid), repeat)
+        snap = timed(world.calendar.snapshot, repeat)
+    finally:
+        world.stop()
+        world.discard()
+    return {
+        "seed (s)": f"{seed:.2f}",
+        "agent query (ms)": f"{query:.1f}",
+        "events() (ms)": f"{read_all:.1f}",
+        "event(uid) (ms)": f"{read_one:.1f}",
+        "snapshot (ms)": f"{snap:.1f}",
+        "RSS (MiB)": f"{rss:.0f}",
+    }
+
+
+SERVICES: dict[str, Callable[[int, Path, int], dict[str, Any]]] = {"calendar": calendar}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sizes", nargs="+", type=int, default=[10, 100, 1000])
+    ap.add_argument("--big", action="store_true", help="also N = 10,000")
+    ap.add_argument("--repeat", type=int, default=5, help="runs per read measure (median)")
+    ap.add_argument("--services", nargs="+", default=list(SERVICES), choices=list(SERVICES))
+    args = ap.parse_args()
+    sizes = list(args.sizes) + ([10_000] if args.big and 10_000 not in args.sizes else [])
+    base = Path(tempfile.mkdtemp(prefix="clawmark-scale-"))
+    make(base / "warm", {"calendar"}).discard()  # imports, first-use caches
+    for service in args.services:
+        rows = []
+        for n in sizes:
+            row = SERVICES[service](n, base / f"{service}-{n}", args.repeat)
+            rows.append({"N": f"{n:,}", **row})
+            print(f"  {service} N={n:,} done", flush=True, file=__import__("sys").stderr)
+        cols = list(rows[0])
+        print(f"\n### {service}\n")
+        print("| " + " | ".join(cols) + " |")
+        print("|" + "|".join("---:" for _ in cols) + "|")
+        for row in rows:
+            print("| " + " | ".join(str(row[c]) for c in cols) + " |")
+
+
+if __name__ == "__main__":
+    main()
