@@ -18,6 +18,7 @@ task using only ``fs`` never imports the mail or calendar stacks.
 from __future__ import annotations
 
 import abc
+import functools
 import importlib
 import secrets
 from collections.abc import Callable
@@ -233,15 +234,19 @@ def register_service(name: str, dotted: str) -> None:
     _REGISTERED[name] = dotted
 
 
+@functools.cache
+def _plugin_services() -> dict[str, str]:
+    """The entry-point group, read once per process (a read scans every installed distribution:
+    ~10 ms, too much to pay per world or per service)."""
+    from importlib.metadata import entry_points
+
+    return {ep.name: ep.value for ep in entry_points(group=SERVICE_ENTRY_POINT_GROUP)}
+
+
 def known_services() -> dict[str, str]:
     """Every service a task may declare, name -> dotted path: the built-ins, those registered
     with :func:`register_service`, then those of installed plugins (the entry-point group)."""
-    from importlib.metadata import entry_points
-
-    found = {**SERVICE_TYPES, **_REGISTERED}
-    for ep in entry_points(group=SERVICE_ENTRY_POINT_GROUP):
-        found.setdefault(ep.name, ep.value)
-    return found
+    return {**_plugin_services(), **_REGISTERED, **SERVICE_TYPES}
 
 
 def service_type(name: str, backend: str = "local") -> type[Service]:
@@ -251,11 +256,9 @@ def service_type(name: str, backend: str = "local") -> type[Service]:
         from ..backends.docker_services import DOCKER_SERVICES as types
 
         return types[name]  # type: ignore[no-any-return]
-    known = known_services()
-    try:
-        dotted = known[name]
-    except KeyError:
-        raise ValueError(f"unknown service {name!r} (known: {', '.join(sorted(known))})") from None
+    dotted = SERVICE_TYPES.get(name) or _REGISTERED.get(name) or _plugin_services().get(name)
+    if dotted is None:
+        raise ValueError(f"unknown service {name!r} (known: {', '.join(sorted(known_services()))})")
     module, _, attr = dotted.partition(":")
     try:
         found = getattr(importlib.import_module(module), attr)
