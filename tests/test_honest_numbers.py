@@ -417,6 +417,23 @@ def test_an_agent_that_wrecks_its_world_is_scored_not_excluded(pytester: pytest.
     )
     assert result.ret == pytest.ExitCode.TESTS_FAILED
 
+    # clawmark recheck: the same task re-scores the broken world to the same verdicts; once the task
+    # changed, the red-line of a day with no saved state cannot be re-judged: errored, not summed
+    def recheck(name: str) -> dict:
+        r = subprocess.run([sys.executable, "-m", "pytest_clawmark.cli", "recheck", "wreck.json", "--out", name],
+                           cwd=pytester.path, capture_output=True, text=True, timeout=120)  # fmt: skip
+        assert r.returncode == 0, r.stdout + r.stderr
+        return read_json(pytester.path / name)
+
+    same = recheck("same.json")
+    assert same["tasks"][0]["status"] == "complete" and same["tasks"][0]["checkers"] == t["checkers"]
+    module = pytester.path / "task_claims.py"
+    module.write_text(module.read_text() + "\n# edited after the run\n")
+    edited = recheck("edited.json")
+    (e,) = edited["tasks"]
+    assert e["status"] == "errored" and e["score"] is None and edited["summary"]["score"] is None, e
+    assert "no saved state of day 2 for 'claims_kept', and the task changed since the run" in e["errors"][-1]
+
 
 def test_a_later_setup_that_fails_for_the_reference_too_is_the_authors_error(pytester: pytest.Pytester) -> None:
     make_task(pytester, "task_claims", SHEET_TASK.replace('{"Amount": 900}', '{"Amount": 900, "No such column": 1}'))

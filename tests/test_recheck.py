@@ -96,3 +96,30 @@ def test_recheck_refuses_what_it_cannot_read(tmp_path: Path) -> None:
     assert r.returncode == 2 and "not a pytest-clawmark results file" in r.stderr and "Traceback" not in r.stderr
     r = _run(REPO, "-m", "pytest_clawmark.cli", "recheck", str(tmp_path / "none.json"))
     assert r.returncode == 2 and "no such file" in r.stderr
+
+
+def test_a_trial_whose_state_cannot_be_restored_is_errored_not_mixed_into_the_score(tmp_path: Path) -> None:
+    assert _run(tmp_path, "-m", "pytest_clawmark.cli", "new-task", "hr/purchase_requests").returncode == 0
+    _run(
+        tmp_path,
+        "-m",
+        "pytest",
+        "tasks",
+        "--agent=reference",
+        "--clawmark-json=ref.json",
+        "-p",
+        "no:cacheprovider",
+        "-q",
+        "--clawmark-progress=off",
+    )
+    doc = json.loads((tmp_path / "ref.json").read_text())
+    evidence = Path(doc["run"]["evidence_dir"]) / doc["tasks"][0]["days"][0]["evidence"]["fs_snapshot"]
+    snapshot = json.loads(evidence.read_text())
+    # a large file the agent wrote: a snapshot keeps it by hash only, and the task's folder has no copy
+    snapshot["files"]["out/big.bin"] = {"size": 9_000_000, "sha256": "0" * 64}
+    evidence.write_text(json.dumps(snapshot))
+    r = _run(tmp_path, "-m", "pytest_clawmark.cli", "recheck", "ref.json")
+    assert r.returncode == 0 and "not rechecked: hr/purchase_requests trial 1" in r.stdout, r.stdout + r.stderr
+    (t,) = json.loads((tmp_path / "ref.rechecked.json").read_text())["tasks"]
+    assert t["status"] == "errored" and t["score"] is None
+    assert "out/big.bin was saved by hash only and is not among the task's files" in t["errors"][-1]

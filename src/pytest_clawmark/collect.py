@@ -26,6 +26,7 @@ import pytest
 from .agents.base import TURN_OK
 from .authoring import FINAL, Checker, Task, Turn
 from .identity import task_hash
+from .identity import task_id as derive_task_id
 from .scoring import ERROR, FAILED, GATED
 from .trial import HarnessError, NotPlayed, RunSettings, RunTimeLimit, TrialPlan, TrialRun, WorldBroken
 
@@ -62,8 +63,7 @@ class TaskModule(pytest.Module):
         if problems:
             raise self.CollectError(f"{self.rel_path()}: invalid task declaration:\n  " + "\n  ".join(problems))
         self.task = task
-        stem = self.path.stem.removeprefix("task_")
-        self.task_id = task.id or f"{task.scenario}/{stem}"
+        self.task_id = derive_task_id(task.id, task.scenario, self.path)
         self.task_hash = task_hash(self.path)
         for k in range(1, self.config.stash[SETTINGS_KEY].trials + 1):
             yield TrialNode.from_parent(self, name=f"trial{k}", trial_index=k)

@@ -15,6 +15,13 @@ from pathlib import Path
 SKIP_PARTS = frozenset({"__pycache__", ".pytest_cache", ".mypy_cache"})
 
 
+def task_id(explicit: str | None, scenario: str, module: Path) -> str:
+    """A task's id in results: its declared ``Task(id=...)``, else ``<scenario>/<name>`` from the
+    module's file name (``task_<name>.py``) — wherever the module lives, so moving a task into its
+    folder keeps its id (and its results comparable)."""
+    return explicit or f"{scenario}/{module.stem.removeprefix('task_')}"
+
+
 def task_assets(module: Path) -> Path:
     """The task's own folder: a task in the folder shape (``tasks/pm/x/task_x.py``, see
     ``taskfiles``) and an upstream-format ``<task folder>/task.py`` own their whole folder; a

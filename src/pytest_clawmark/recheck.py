@@ -8,8 +8,10 @@ saved state into a fresh world, in order, and evaluates the task's current check
 the same :class:`~pytest_clawmark.trial.TrialRun` the live run uses (``requires=`` gating,
 red-lines, the reference twin for checker exceptions, a broken world). The agent is not run.
 
-Honest numbers: only trials that were *complete* are re-scored; others are kept as they were and
-listed. The new document says it is a recheck (``run.recheck``: of which file, which tasks changed
+Honest numbers: only trials that were *complete* are re-scored; partial, interrupted and errored
+ones are kept as they were (they carry no score). A complete trial whose saved state cannot be
+restored faithfully is *errored* in the new document, with the reason: its old verdicts came from
+other checkers and must not be summed with the new ones. The new document says it is a recheck (``run.recheck``: of which file, which tasks changed
 since the run, how many verdicts changed), so it is never mistaken for a fresh measurement of the
 agent on the current tasks — the agent acted on the task as it was then.
 """
@@ -26,8 +28,9 @@ from typing import Any
 
 from .authoring import Checker, Task
 from .identity import task_hash
+from .identity import task_id as derive_task_id
 from .loading import TaskLoadError, import_task, task_files
-from .results import COMPLETE, ERRORED, CheckerRecord, TrialRecord, build_document, load, not_started_of, records_of
+from .results import COMPLETE, ERRORED, TrialRecord, build_document, load, not_started_of, records_of
 from .trial import RunSettings, TrialRun
 from .world import World
 
@@ -52,7 +55,7 @@ def recheck(results: Path, *, search: list[str] | None = None, evidence_dir: Pat
     evidence_root = Path(evidence_dir or run.get("evidence_dir") or "")
     if not evidence_root.is_dir():
         raise RecheckError(f"the run's evidence folder {evidence_root} is not here: give it with --evidence DIR")
-    modules = _modules_by_id(search or ["tasks"])
+    modules = _ModulesById(search or ["tasks"])
     out = Rechecked(document={})
     records: list[TrialRecord] = []
     hashes_changed: set[str] = set()
@@ -69,15 +72,15 @@ def recheck(results: Path, *, search: list[str] | None = None, evidence_dir: Pat
         try:
             fresh = _recheck_trial(record, task, path, new_hash, evidence_root)
         except RecheckError as exc:
-            out.kept.append(f"{record.id} trial {record.trial}: {exc}; kept as it was")
+            out.kept.append(f"{record.id} trial {record.trial}: {exc}; errored (not re-scored)")
+            record.status = ERRORED
+            record.errors = [*record.errors, f"recheck: {exc}"]
             records.append(record)
             continue
         before = {c.id: (c.outcome, c.message) for c in record.checkers}
         for c in fresh.checkers:
             if before.get(c.id) != (c.outcome, c.message):
-                out.changed.append(
-                    (record.id, record.trial, c.id, "/".join(before.get(c.id, ("new", ""))[:1]), c.outcome)
-                )
+                out.changed.append((record.id, record.trial, c.id, before.get(c.id, ("new",))[0], c.outcome))
         records.append(fresh)
     meta = {k: v for k, v in run.items() if k != "not_started"}
     meta["recheck"] = {
@@ -92,27 +95,37 @@ def recheck(results: Path, *, search: list[str] | None = None, evidence_dir: Pat
     return out
 
 
-def _modules_by_id(search: list[str]) -> dict[str, Path]:
-    found: dict[str, Path] = {}
-    try:
-        files = task_files(search)
-    except Exception:  # a search path that does not exist: only the recorded paths are tried
-        return found
-    for f in files:
-        try:
-            _, task = import_task(f)
-        except TaskLoadError:
-            continue
-        found[task.id or f"{task.scenario}/{f.stem.removeprefix('task_')}"] = f
-    return found
+class _ModulesById:
+    """Task modules under the search paths by task id — imported only when a recorded module path
+    is missing (a module that moved since the run), and then once."""
+
+    def __init__(self, search: list[str]) -> None:
+        self.search = search
+        self._found: dict[str, Path] | None = None
+
+    def get(self, task_id: str) -> Path | None:
+        if self._found is None:
+            self._found = {}
+            try:
+                files = task_files(self.search)
+            except Exception:  # a search path that does not exist: only the recorded paths are tried
+                files = []
+            for f in files:
+                try:
+                    _, task = import_task(f)
+                except TaskLoadError:
+                    continue
+                self._found[derive_task_id(task.id, task.scenario, f)] = f
+        return self._found.get(task_id)
 
 
-def _task_path(record: TrialRecord, modules: dict[str, Path]) -> Path:
+def _task_path(record: TrialRecord, modules: _ModulesById) -> Path:
     recorded = Path(record.task_file) if record.task_file else None
     if recorded is not None and recorded.is_file():
         return recorded
-    if record.id in modules:  # the module moved since the run (e.g. into its task folder)
-        return modules[record.id]
+    moved = modules.get(record.id)  # the module moved since the run (e.g. into its task folder)
+    if moved is not None:
+        return moved
     raise RecheckError(
         f"{record.id}: its task module {record.task_file or '(unrecorded)'} is not here; run from the project's root or give --tasks PATH"
     )
@@ -151,26 +164,23 @@ def _recheck_trial(record: TrialRecord, task: Task, path: Path, new_hash: str, e
             by_day: dict[int, list[Checker]] = {}
             for checker in sorted(task.checkers, key=lambda c: c.day_index):
                 by_day.setdefault(checker.day_index, []).append(checker)
-            last_restored = 0
+            state_day, restored = None, False
             for day_index in sorted(by_day):
-                state_day = min(day_index, max(days) if days else 0)
-                restored = _restore(world, task, days.get(state_day), evidence_root, state_day)
-                if restored:
-                    last_restored = state_day
+                wanted = min(day_index, max(days, default=0))  # final checkers: the last day's state
+                if wanted != state_day:  # each saved day is restored once
+                    state_day, restored = wanted, _restore(world, task, days.get(wanted), evidence_root, wanted)
                 for checker in by_day[day_index]:
-                    if not restored and last_restored != state_day:
+                    if not restored and not (record.world_broken and checker.redline is None):
+                        # no saved state of its day (the world broke before it): a red-line's old
+                        # verdict stands only if it came from this very checker
                         old = next((c for c in record.checkers if c.id == checker.id), None)
-                        run.outcomes[checker.id] = old or CheckerRecord(
-                            checker.id,
-                            checker.day,
-                            checker.weight,
-                            checker.kind,
-                            checker.redline,
-                            "not-run",
-                            "no saved state of its day",
-                        )
+                        if old is None or new_hash != record.task_hash:
+                            raise RecheckError(
+                                f"no saved state of day {wanted} for {checker.id!r}, and the task changed since the run"
+                            )
+                        run.outcomes[checker.id] = old
                         continue
-                    run.evaluate(checker)
+                    run.evaluate(checker)  # on a broken world's later days: settled without reading it
         finally:
             world.stop()
             shutil.rmtree(Path(tmp) / "world", ignore_errors=True)

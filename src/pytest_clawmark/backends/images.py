@@ -256,12 +256,7 @@ def build(
         return Built(name, tag, True, time.monotonic() - started)
     if context_dir is not None:  # hundreds of MB (OpenClaw): sent as it is, never copied
         log(f"{name} {tag}: building from {context_dir}")
-        extra = [a for key, value in sorted((args or {}).items()) for a in ("--build-arg", f"{key}={value}")]
-        r = docker("build", "--network", "host", "--build-arg", f"BASE={base}", *extra, "--tag", tag, "--label", "org.clawmark.image=" + name,
-                   "--file", str(containers_dir() / name / "Dockerfile"), str(context_dir))  # fmt: skip
-        if r.returncode != 0:
-            out = (r.stdout + r.stderr).decode(errors="replace").strip().splitlines()[-15:]
-            raise ImageError(f"docker build of {name} failed:\n  " + "\n  ".join(out))
+        _docker_build(name, base, tag, args, context_dir, dockerfile=containers_dir() / name / "Dockerfile")
         docker("tag", tag, f"clawmark/{name}:latest", timeout=60)
         return Built(name, tag, False, time.monotonic() - started)
     with tempfile.TemporaryDirectory(prefix=f"clawmark-build-{name}-") as tmp:
@@ -278,25 +273,24 @@ def build(
             for wheel in own:
                 shutil.copy2(wheel, context / "wheels" / "self" / wheel.name)
         log(f"{name} {tag}: building")
-        extra = [a for key, value in sorted((args or {}).items()) for a in ("--build-arg", f"{key}={value}")]
-        r = docker(
-            "build",
-            "--network",
-            "host",
-            "--build-arg",
-            f"BASE={base}",
-            *extra,
-            "--tag",
-            tag,
-            "--label",
-            "org.clawmark.image=" + name,
-            str(context),
-        )
-        if r.returncode != 0:
-            out = (r.stdout + r.stderr).decode(errors="replace").strip().splitlines()[-15:]
-            raise ImageError(f"docker build of {name} failed:\n  " + "\n  ".join(out))
+        _docker_build(name, base, tag, args, context)
     docker("tag", tag, f"clawmark/{name}:latest", timeout=60)
     return Built(name, tag, False, time.monotonic() - started)
+
+
+def _docker_build(
+    name: str, base: str, tag: str, args: dict[str, str] | None, context: Path, dockerfile: Path | None = None
+) -> None:
+    """``docker build`` of ``context`` as ``tag`` (its Dockerfile, or ``dockerfile``); a failure
+    is an :class:`ImageError` with the build's last lines."""
+    extra = [a for key, value in sorted((args or {}).items()) for a in ("--build-arg", f"{key}={value}")]
+    if dockerfile is not None:
+        extra += ["--file", str(dockerfile)]
+    r = docker("build", "--network", "host", "--build-arg", f"BASE={base}", *extra, "--tag", tag,
+               "--label", "org.clawmark.image=" + name, str(context))  # fmt: skip
+    if r.returncode != 0:
+        out = (r.stdout + r.stderr).decode(errors="replace").strip().splitlines()[-15:]
+        raise ImageError(f"docker build of {name} failed:\n  " + "\n  ".join(out))
 
 
 def openclaw_context(openclaw_bin: str | None = None) -> tuple[Path, dict[str, str]]:
