@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import imaplib
 import statistics
 import tempfile
 import time
@@ -95,7 +96,50 @@ def calendar(n: int, root: Path, repeat: int) -> dict[str, Any]:
     }
 
 
-SERVICES: dict[str, Callable[[int, Path, int], dict[str, Any]]] = {"calendar": calendar}
+def mail(n: int, root: Path, repeat: int) -> dict[str, Any]:
+    """N mails from colleagues in the user's INBOX; the agent looks one up by subject."""
+    world = make(root, {"mail"})
+    try:
+        t0 = time.perf_counter()
+        with world.batched():  # as the harness runs a turn's setup
+            for i in range(n):
+                world.mail.deliver(
+                    PEOPLE[i % len(PEOPLE)], USER, f"Report {i}", f"Figures for week {i}: {i * 7} units.\n"
+                )
+        seed = time.perf_counter() - t0
+        gc.collect()
+        rss = rss_mb()
+        env = world.agent_env()
+        wanted = f"Report {n // 2}"
+
+        def agent_query() -> None:
+            with imaplib.IMAP4(env["CLAWMARK_IMAP_HOST"], int(env["CLAWMARK_IMAP_PORT"])) as imap:
+                imap.login(env["CLAWMARK_MAIL_USER"], env["CLAWMARK_MAIL_PASSWORD"])
+                imap.select("INBOX", readonly=True)
+                _, data = imap.uid("SEARCH", None, "SUBJECT", f'"{wanted}"')
+                uids = data[0].split()
+                assert uids, "the agent query found nothing"
+                imap.uid("FETCH", b",".join(uids), "(BODY.PEEK[])")
+
+        agent_query()
+        query = timed(agent_query, repeat)
+        read_all = timed(world.mail.inbox, repeat)
+        read_one = timed(lambda: world.mail.find(mailbox=USER, subject=wanted), repeat)
+        snap = timed(world.mail.snapshot, repeat)
+    finally:
+        world.stop()
+        world.discard()
+    return {
+        "seed (s)": f"{seed:.2f}",
+        "agent query (ms)": f"{query:.1f}",
+        "inbox() (ms)": f"{read_all:.1f}",
+        "find() (ms)": f"{read_one:.1f}",
+        "snapshot (ms)": f"{snap:.1f}",
+        "RSS (MiB)": f"{rss:.0f}",
+    }
+
+
+SERVICES: dict[str, Callable[[int, Path, int], dict[str, Any]]] = {"calendar": calendar, "mail": mail}
 
 
 def main() -> None:
@@ -107,7 +151,7 @@ def main() -> None:
     args = ap.parse_args()
     sizes = list(args.sizes) + ([10_000] if args.big and 10_000 not in args.sizes else [])
     base = Path(tempfile.mkdtemp(prefix="clawmark-scale-"))
-    make(base / "warm", {"calendar"}).discard()  # imports, first-use caches
+    make(base / "warm", set(SERVICES)).discard()  # imports, first-use caches
     for service in args.services:
         rows = []
         for n in sizes:

@@ -68,7 +68,8 @@ def build_world(
             for turn in task.turns[:upto]:
                 world.clock = turn.clock
                 world.mutations.allowed = frozenset(turn.silent)
-                messages[str(turn.day)] = turn.setup(world)
+                with world.batched():
+                    messages[str(turn.day)] = turn.setup(world)
                 if solve:
                     world.write_tools_md()
                     world.before_agent()

@@ -345,7 +345,8 @@ class TrialRun:
         before = len(world.mutations.applied)
         try:
             world.clock = turn.clock  # a service in a container is told: it may have stopped answering
-            message = turn.setup(world)
+            with world.batched():
+                message = turn.setup(world)
             if not isinstance(message, str) or not message.strip():
                 raise HarnessError(
                     f"turn {turn.name!r} must return the wake-up message (a non-empty str), got {type(message).__name__}"

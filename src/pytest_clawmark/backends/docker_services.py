@@ -236,6 +236,7 @@ class DockerMail(_InContainer, MailService):
     def before_agent(self) -> None:
         """Files the harness wrote as root (seeding, silent changes, a restore) go to the uid
         Dovecot and the filter work as, before anyone else touches the maildir."""
+        super().before_agent()  # queued deliveries land first
         uid, gid = self._owner
         if os.geteuid() != 0:
             return

@@ -16,15 +16,16 @@ catch-all (:meth:`~MailService.outside`), so nothing the agent sends is lost.
 from __future__ import annotations
 
 import base64
+import contextlib
 import hashlib
 import socket
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from datetime import datetime
 from email.utils import formataddr, parseaddr
 from typing import Any
 
 from ..servers.mail import limits
-from ..servers.mail.delivery import OUTSIDE, SENT_LEDGER, Directory, Postmaster
+from ..servers.mail.delivery import OUTSIDE, SENT_FOLDER, SENT_LEDGER, Directory, Postmaster
 from ..servers.mail.imap import ImapServer, start_imap
 from ..servers.mail.message import Attachment, AttachmentSpec, Message, ParsedMessages, build_message
 from ..servers.mail.smtp import SmtpServer, SubmissionHandler, start_smtp
@@ -93,6 +94,8 @@ def _norm(text: str) -> str:
 class MailService(Service):
     name = "mail"
 
+    PENDING_LIMIT = 2_000
+    """Queued deliveries stored in one go at most (bounds the queue's memory; see :meth:`_flush`)."""
     SNAPSHOT_INLINE_LIMIT = 256 * 1024
     """Messages up to this size are kept whole (base64) in snapshots; larger ones by hash only."""
 
@@ -111,6 +114,8 @@ class MailService(Service):
         self._domain = ctx.user.email.rpartition("@")[2] or "clawmark.local"
         self._deliveries = 0  # admin deliveries so far: names default Message-IDs
         self._parsed = ParsedMessages()  # checker reads and snapshots parse each message once
+        self._pending: list[tuple[str, str, bytes, datetime, tuple[str, ...]]] = []  # see _flush()
+        self._batching = 0  # open batch() blocks
 
         async def setup() -> None:
             await self._store.setup()
@@ -133,6 +138,10 @@ class MailService(Service):
         self.ctx.loop.call(start)
 
     def stop(self) -> None:
+        try:
+            self._flush()
+        except RuntimeError:  # the loop is already gone
+            pass
         imap, smtp = getattr(self, "_imap", None), getattr(self, "_smtp", None)
         self._imap = self._smtp = None
 
@@ -150,15 +159,18 @@ class MailService(Service):
     # -- agent plane ---------------------------------------------------------------------------
     @property
     def imap_port(self) -> int:
+        self._flush()
         assert self._imap is not None, "mail service not started"
         return self._imap.port
 
     @property
     def smtp_port(self) -> int:
+        self._flush()
         assert self._smtp is not None, "mail service not started"
         return self._smtp.port
 
     def agent_env(self) -> dict[str, str]:
+        self._flush()
         return {
             "CLAWMARK_IMAP_URL": f"imap://127.0.0.1:{self.imap_port}",
             "CLAWMARK_IMAP_HOST": "127.0.0.1",
@@ -262,13 +274,12 @@ class MailService(Service):
             in_reply_to=in_reply_to,
         )
         user = self.ctx.user.email
-
-        async def go() -> None:
-            await self._postmaster.deliver(raw, [*to_list, *cc_list], when=when, return_path=from_addr)
-            if from_addr.lower() == user.lower():
-                await self._postmaster.file_sent(user, raw, when=when)
-
-        self.ctx.loop.call(go)
+        for account, folder, stored in self._postmaster.routed(raw, [*to_list, *cc_list], return_path=from_addr):
+            self._pending.append((account, folder, stored, when, ()))
+        if from_addr.lower() == user.lower():
+            self._pending.append((user, SENT_FOLDER, raw, when, ("\\Seen",)))
+        if not self._batching or len(self._pending) >= self.PENDING_LIMIT:
+            self._flush()
         self.ctx.mutations.note(
             silent, self.name, f"delivered {subject!r} from {from_addr} to {', '.join(to_list + cc_list)}"
         )
@@ -296,6 +307,7 @@ class MailService(Service):
         silent: str | None = None,
     ) -> None:
         """Add/remove IMAP flags (e.g. ``\\Seen``) on the one copy of ``message_id`` in a folder."""
+        self._flush()
         owner = self._account(person)
         msg = self._one(self._read(owner, folder), message_id=message_id)
         add, remove = tuple(add), tuple(remove)
@@ -306,10 +318,39 @@ class MailService(Service):
         self, person: str | Person, message_id: str, *, folder: str = "INBOX", silent: str | None = None
     ) -> None:
         """Delete the copy of ``message_id`` from a person's folder (e.g. a recalled mail)."""
+        self._flush()
         owner = self._account(person)
         msg = self._one(self._read(owner, folder), message_id=message_id)
         self.ctx.loop.call(lambda: self._store.delete(owner, folder, msg.uid))
         self.ctx.mutations.note(silent, self.name, f"removed {message_id} from {owner}/{folder}")
+
+    @contextlib.contextmanager
+    def batch(self) -> Iterator[None]:
+        """Deliveries inside the block are stored together when it ends (see :meth:`_flush`);
+        the harness runs every turn's setup in one. Nested blocks store at the outermost end."""
+        self._batching += 1
+        try:
+            yield
+        finally:
+            self._batching -= 1
+            if not self._batching:
+                self._flush()
+
+    def _flush(self) -> None:
+        """Store the mail :meth:`deliver` queued, in one visit to the world's loop.
+
+        Why queued: a setup that seeds a realistic mailbox delivers hundreds or thousands of
+        mails; one loop hand-off, one IMAP session and one uid-list write per folder for all of
+        them keeps that linear and fast. Outside a :meth:`batch` a delivery is stored at once;
+        inside one, every other method of this service (and the world before the agent's turn)
+        flushes first, so no reader — checker, snapshot, client — ever sees the queue.
+        """
+        if getattr(self, "_pending", None):  # (None before start())
+            pending, self._pending = self._pending, []
+            self.ctx.loop.call(lambda: self._store.append_many(pending))
+
+    def before_agent(self) -> None:
+        self._flush()
 
     # -- admin plane: deterministic reads ------------------------------------------------------
     def _account(self, person: str | Person) -> str:
@@ -322,6 +363,7 @@ class MailService(Service):
     def _read(self, account: str, folder: str) -> list[Message]:
         """A folder's messages, parsed in the caller's thread (never on the world's loop) and
         cached by maildir key (a second read of an unchanged folder parses nothing)."""
+        self._flush()
         return self._parse(account, folder, self.ctx.loop.call(lambda: self._store.messages(account, folder)))
 
     def _parse(self, account: str, folder: str, stored: list[StoredMessage]) -> list[Message]:
@@ -334,6 +376,7 @@ class MailService(Service):
         ]
 
     def folders(self, person: str | Person | None = None) -> list[str]:
+        self._flush()
         account = self._account(person or self.ctx.user)
         return self.ctx.loop.call(lambda: self._store.folders(account))
 
@@ -419,6 +462,7 @@ class MailService(Service):
     def snapshot(self) -> dict[str, Any]:
         """Every account's folders, the catch-all and the sent ledger, read in one visit to the
         world's loop (a consistent state, and one hand-off instead of one per folder)."""
+        self._flush()
         limit = self.SNAPSHOT_INLINE_LIMIT
         people = self._accounts()
 
@@ -455,6 +499,7 @@ class MailService(Service):
         Messages kept by hash only must still be somewhere in the store (large ones are not
         copied into snapshots); otherwise this is an error rather than silent data loss.
         """
+        self._flush()
         by_hash: dict[str, bytes] = {}
         for account in [*self._accounts(), OUTSIDE, SENT_LEDGER]:
             folders = self.folders(account) if account not in (OUTSIDE, SENT_LEDGER) else ["INBOX"]

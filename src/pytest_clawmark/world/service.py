@@ -18,6 +18,7 @@ task using only ``fs`` never imports the mail or calendar stacks.
 from __future__ import annotations
 
 import abc
+import contextlib
 import functools
 import importlib
 import secrets
@@ -180,6 +181,11 @@ class Service(abc.ABC):
     def before_agent(self) -> None:
         """The agent (or an author's client) is about to use the agent plane: anything the admin
         plane wrote must be servable now (the docker mail hands root-written files to Dovecot's uid)."""
+
+    def batch(self) -> contextlib.AbstractContextManager[None]:
+        """Admin writes inside the block may be stored together when it ends (a turn's setup runs
+        in one: see :meth:`World.batched`). Reads inside the block still see every write."""
+        return contextlib.nullcontext()
 
     def audit(self, since: int = 0) -> list[Any]:
         return self.ctx.audit.entries(self.name, since)

@@ -7,11 +7,12 @@ services the task declared (``world.fs``, ``world.mail``, ``world.calendar``, ``
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -223,6 +224,15 @@ class World:
         self._clock = value
         for svc in self._services.values():
             svc.clock_changed(self.now())
+
+    @contextlib.contextmanager
+    def batched(self) -> Iterator[None]:
+        """Every service's :meth:`Service.batch` at once: the harness runs each turn's setup in
+        one, so seeding a thousand mails is one store visit instead of a thousand."""
+        with contextlib.ExitStack() as stack:
+            for svc in self._services.values():
+                stack.enter_context(svc.batch())
+            yield
 
     def before_agent(self) -> None:
         """Call right before the agent's turn (or a client's use): see :meth:`Service.before_agent`."""

@@ -81,6 +81,14 @@ class Postmaster:
         Returns ``(account, folder, uid)`` for every copy, in recipient order.
         """
         copies: list[tuple[str, str, int]] = []
+        for account, folder, stored in self.routed(raw, recipients, return_path=return_path):
+            copies.append((account, folder, await self.store.append(account, folder, stored, when=when)))
+        return copies
+
+    def routed(self, raw: bytes, recipients: Iterable[str], *, return_path: str = "") -> list[tuple[str, str, bytes]]:
+        """Where :meth:`deliver` files ``raw``: ``(account, folder, stored bytes)`` per distinct
+        recipient, in recipient order (for callers that append many messages in one go)."""
+        routed: list[tuple[str, str, bytes]] = []
         done: set[str] = set()
         for rcpt in recipients:
             key = rcpt.strip().lower()
@@ -91,9 +99,8 @@ class Postmaster:
             trace = (_trace("Return-Path", f"<{return_path}>") if return_path else b"") + _trace(
                 "Delivered-To", rcpt.strip()
             )
-            uid = await self.store.append(account, "INBOX", trace + raw, when=when)
-            copies.append((account, "INBOX", uid))
-        return copies
+            routed.append((account, "INBOX", trace + raw))
+        return routed
 
     async def file_sent(self, sender_login: str, raw: bytes, *, when: datetime) -> int:
         """A read copy in the sender's ``Sent`` folder."""

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import time
 from datetime import datetime
 from mailbox import MaildirMessage
 from typing import Any
@@ -34,6 +35,7 @@ from pymap.mime import MessageContent
 from pymap.parsing.message import AppendMessage
 from pymap.parsing.specials import FetchRequirement
 
+from .maildircache import load_cached
 from .screening import cpu_executor
 
 __all__ = ["INLINE_PARSE_LINES", "RawMaildirMessage", "install", "stored_bytes"]
@@ -76,10 +78,17 @@ def stored_bytes(msg: Any) -> bytes | None:
     maildir, key = msg._maildir, msg._key
     if maildir is None or key is None:
         return None
-    try:
-        return maildir.get_bytes(key)
-    except (KeyError, FileNotFoundError):
-        return None
+    for attempt in range(2):
+        try:
+            return maildir.get_bytes(key)
+        except KeyError:
+            return None
+        except FileNotFoundError:  # renamed (a flag change) or removed since the last listing
+            if attempt:
+                return None
+            maildir._last_read = time.time()  # the stdlib re-lists within 2 s of its last read
+            maildir._refresh()
+    return None
 
 
 async def parse_content(raw: bytes) -> MessageContent:
@@ -92,10 +101,8 @@ async def parse_content(raw: bytes) -> MessageContent:
 async def _load_content(self: Any, requirement: FetchRequirement) -> Any:
     if self._key is None or self._maildir is None or requirement.has_none(FetchRequirement.CONTENT):
         return _maildir.LoadedMessage(self, requirement, None)
-    raw = stored_bytes(self)
-    if raw is None:
-        return _maildir.LoadedMessage(self, requirement, None)
-    return _maildir.LoadedMessage(self, requirement, await parse_content(raw))
+    content = await load_cached(self._key, lambda: stored_bytes(self), parse_content)
+    return _maildir.LoadedMessage(self, requirement, content)
 
 
 async def _get_keys(self: Any) -> dict[str, str]:

@@ -15,7 +15,7 @@ import shutil
 import ssl
 import tempfile
 from argparse import Namespace
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -30,11 +30,13 @@ from pymap.flags import FlagOp
 from pymap.parsing.message import AppendMessage
 from pymap.parsing.specials import SequenceSet
 from pymap.parsing.specials.flag import Flag
+from pysasl import SASLAuth
 from pysasl.hashing import Cleartext
 
-from . import limits, rawmaildir
+from . import limits, maildircache, rawmaildir
 
 rawmaildir.install()
+maildircache.install()
 
 __all__ = ["MailStore", "StoredMessage", "SYSTEM_FLAGS", "Usage"]
 
@@ -54,12 +56,22 @@ def _unused_ssl_context() -> ssl.SSLContext:
 
 
 class ImapConfig(Config):
-    """pymap's maildir config with a fixed greeting: the stock one calls ``socket.getfqdn()``,
-    which can stall on a machine with slow reverse DNS."""
+    """pymap's maildir config with a fixed greeting (the stock one calls ``socket.getfqdn()``,
+    which can stall on a machine with slow reverse DNS) and SASL mechanisms looked up once per
+    process (the stock properties scan every installed package's entry points per connection)."""
 
     @property
     def greeting(self) -> bytes:
         return b"Server ready clawmark.local"
+
+    @property
+    def initial_auth(self) -> SASLAuth:
+        # TLS is off (loopback): every mechanism is offered before STARTTLS, as pymap does
+        return maildircache.sasl_mechanisms()
+
+    @property
+    def tls_auth(self) -> SASLAuth:
+        return maildircache.sasl_mechanisms()
 
 
 @dataclass(frozen=True)
@@ -212,6 +224,25 @@ class MailStore:
             await self._ensure_folder(session, folder)
             append_uid, _ = await session.append_messages(folder, [AppendMessage(raw, when, flag_set)])
         return min(append_uid.uids)
+
+    async def append_many(self, items: Sequence[tuple[str, str, bytes, datetime, tuple[str, ...]]]) -> list[int]:
+        """Append ``(login, folder, raw, when, flags)`` items, in order; returns their UIDs.
+
+        One session and one uid-list write per folder (:func:`.maildircache.append_all`), so
+        seeding thousands of messages is linear; each folder gets its items in the given order.
+        """
+        uids = [0] * len(items)
+        groups: dict[tuple[str, str], list[int]] = {}
+        for i, (login, folder, *_) in enumerate(items):
+            groups.setdefault((login, folder), []).append(i)
+        for (login, folder), indexes in groups.items():
+            batch = [AppendMessage(items[i][2], items[i][3], frozenset(Flag(f) for f in items[i][4])) for i in indexes]
+            async with self._identity(login).new_session() as session:
+                await self._ensure_folder(session, folder)
+                mbx = await session.mailbox_set.get_mailbox(folder)
+                for i, uid in zip(indexes, await maildircache.append_all(mbx, batch, recent=True)):
+                    uids[i] = uid
+        return uids
 
     async def messages(self, login: str, folder: str = "INBOX") -> list[StoredMessage]:
         """The folder's messages by UID (delivery order), read without changing any flag.
