@@ -362,18 +362,32 @@ class MailService(Service):
 
     def _read(self, account: str, folder: str) -> list[Message]:
         """A folder's messages, parsed in the caller's thread (never on the world's loop) and
-        cached by maildir key (a second read of an unchanged folder parses nothing)."""
+        cached by maildir key (a second read of an unchanged folder parses nothing, and reads no
+        file the cache holds)."""
         self._flush()
-        return self._parse(account, folder, self.ctx.loop.call(lambda: self._store.messages(account, folder)))
+        skip = self._parsed.has
+        return [m for _, m in self._parsed_copies(account, folder, self.ctx.loop.call(
+            lambda: self._store.messages(account, folder, skip=skip)))]  # fmt: skip
 
-    def _parse(self, account: str, folder: str, stored: list[StoredMessage]) -> list[Message]:
+    def _parsed_copies(self, account: str, folder: str, stored: list[StoredMessage]) -> list[tuple[str, Message]]:
+        """``(maildir key, parsed copy)`` of each stored message. A message whose file the store
+        skipped (cached here) but which left the cache meanwhile is read again, folder and all."""
         label = {OUTSIDE: "outside", SENT_LEDGER: "sent"}.get(account, account)
-        return [
-            self._parsed.get(
-                m.key, m.raw, mailbox=label, folder=folder, uid=m.uid, flags=m.flags, internal_date=m.internal_date
-            )
-            for m in stored
-        ]
+        try:
+            return [
+                (m.key, self._parsed.get(
+                    m.key, m.raw, mailbox=label, folder=folder, uid=m.uid, flags=m.flags, internal_date=m.internal_date
+                ))
+                for m in stored
+            ]  # fmt: skip
+        except KeyError:
+            fresh = self.ctx.loop.call(lambda: self._store.messages(account, folder))
+            return self._parsed_copies(account, folder, fresh)
+
+    def _json(self, account: str, folder: str, stored: list[StoredMessage]) -> list[dict[str, Any]]:
+        """The snapshot JSON of a folder's messages (computed once per message copy)."""
+        limit = self.SNAPSHOT_INLINE_LIMIT
+        return [self._parsed.json(key, m, limit) for key, m in self._parsed_copies(account, folder, stored)]
 
     def folders(self, person: str | Person | None = None) -> list[str]:
         self._flush()
@@ -463,33 +477,29 @@ class MailService(Service):
         """Every account's folders, the catch-all and the sent ledger, read in one visit to the
         world's loop (a consistent state, and one hand-off instead of one per folder)."""
         self._flush()
-        limit = self.SNAPSHOT_INLINE_LIMIT
         people = self._accounts()
+        skip = self._parsed.has
 
         async def read_all() -> dict[str, dict[str, list[StoredMessage]]]:
             out: dict[str, dict[str, list[StoredMessage]]] = {}
             for account in people:
                 out[account] = {
-                    folder: await self._store.messages(account, folder) for folder in await self._store.folders(account)
+                    folder: await self._store.messages(account, folder, skip=skip)
+                    for folder in await self._store.folders(account)
                 }
             for account in (OUTSIDE, SENT_LEDGER):
-                out[account] = {"INBOX": await self._store.messages(account, "INBOX")}
+                out[account] = {"INBOX": await self._store.messages(account, "INBOX", skip=skip)}
             return out
 
         stored = self.ctx.loop.call(read_all)
         accounts = {
-            account: {
-                folder: [m.to_json(inline_limit=limit) for m in self._parse(account, folder, found)]
-                for folder, found in stored[account].items()
-            }
+            account: {folder: self._json(account, folder, found) for folder, found in stored[account].items()}
             for account in people
         }
         return {
             "accounts": accounts,
-            "outside": [m.to_json(inline_limit=limit) for m in self._parse(OUTSIDE, "INBOX", stored[OUTSIDE]["INBOX"])],
-            "sent": [
-                m.to_json(inline_limit=limit) for m in self._parse(SENT_LEDGER, "INBOX", stored[SENT_LEDGER]["INBOX"])
-            ],
+            "outside": self._json(OUTSIDE, "INBOX", stored[OUTSIDE]["INBOX"]),
+            "sent": self._json(SENT_LEDGER, "INBOX", stored[SENT_LEDGER]["INBOX"]),
             "counters": {"deliveries": self._deliveries, "submissions": self._postmaster.submissions},
         }
 
@@ -505,7 +515,8 @@ class MailService(Service):
             folders = self.folders(account) if account not in (OUTSIDE, SENT_LEDGER) else ["INBOX"]
             for folder in folders:
                 for stored in self.ctx.loop.call(lambda: self._store.messages(account, folder)):  # noqa: B023
-                    by_hash[hashlib.sha256(stored.raw).hexdigest()] = stored.raw
+                    if stored.raw is not None:  # (always: nothing skipped)
+                        by_hash[hashlib.sha256(stored.raw).hexdigest()] = stored.raw
 
         def raw_of(entry: dict[str, Any]) -> bytes:
             if "raw_base64" in entry:

@@ -24,6 +24,8 @@ What :func:`install` adds (pymap's behaviour and on-disk format are unchanged):
 * **envelope searches** (``SEARCH SUBJECT/FROM/TO/CC/BCC``) parse only the header they name:
   pymap built the whole envelope (every address header through the stdlib's slow
   ``headerregistry``, ~2 ms a message) to compare one field;
+* **listing a maildir** (``Maildir._refresh``, on every mailbox open) reads file types from the
+  directory entries instead of one ``stat`` per file, as the stdlib does;
 * **SASL mechanisms**: pysasl looks them up in the installed packages' entry points on every
   connection (a third of a 10-message session's time); they are looked up once per process.
 """
@@ -201,6 +203,29 @@ def _envelope(cls: Any, msg: MessageContent) -> Any:
 _mtimes: OrderedDict[str, float] = OrderedDict()
 
 
+def _refresh(self: Any) -> None:
+    """The stdlib's ``Maildir._refresh`` (same rules, same table), listing with ``scandir``: the
+    entry's type comes with the listing, where the stdlib stats every file to skip folders."""
+    if time.time() - self._last_read > 2 + self._skewfactor:
+        refresh = False
+        for subdir in self._toc_mtimes:
+            mtime = os.path.getmtime(self._paths[subdir])
+            if mtime > self._toc_mtimes[subdir]:
+                refresh = True
+            self._toc_mtimes[subdir] = mtime
+        if not refresh:
+            return
+    toc = {}
+    for subdir in self._toc_mtimes:
+        with os.scandir(self._paths[subdir]) as entries:
+            for entry in entries:
+                if entry.is_dir():
+                    continue
+                toc[entry.name.split(self.colon)[0]] = os.path.join(subdir, entry.name)
+    self._toc = toc
+    self._last_read = time.time()
+
+
 def _lookup(self: Any, key: str) -> str:
     """The file of ``key`` from the table of contents; refreshed once when unknown."""
     try:
@@ -281,6 +306,28 @@ async def append_all(mbx: Any, messages: Sequence[AppendMessage], *, recent: boo
     return uids
 
 
+def stored_file(maildir: Any, key: str, *, read: bool = True) -> tuple[str, bytes | None, float] | None:
+    """``(file name, bytes, arrival time)`` of ``key``'s file in ``maildir`` (listed by the
+    caller just before), or None when no such file exists; a file renamed since the listing (a
+    flag change) is found by one re-listing. ``read=False``: bytes None, the file is not opened
+    once its arrival time is known."""
+    for attempt in range(2):
+        subpath = maildir._toc.get(key)
+        if subpath is not None:
+            try:
+                raw = None
+                if read:
+                    with open(maildir._join(subpath), "rb") as f:
+                        raw = f.read()
+                return os.path.basename(subpath), raw, _arrival(maildir, key, subpath)
+            except FileNotFoundError:
+                pass
+        if attempt == 0:
+            maildir._last_read = time.time()  # the stdlib re-lists within 2 s of its last read
+            maildir._refresh()
+    return None
+
+
 _sasl: SASLAuth | None = None
 
 
@@ -299,5 +346,6 @@ def install() -> None:
     _maildir.MailboxData._get_maildir_msg = _get_maildir_msg  # type: ignore[method-assign]
     _maildir.LoadedMessage._get_envelope_structure = classmethod(_envelope)  # type: ignore[method-assign,assignment]
     EnvelopeSearchCriteria.matches = _envelope_matches  # type: ignore[method-assign]
+    _maildir.Maildir._refresh = _refresh  # type: ignore[method-assign]
     _maildir.Maildir._lookup = _lookup  # type: ignore[method-assign]
     _maildir.Maildir.get_message_metadata = _get_message_metadata  # type: ignore[method-assign]

@@ -265,25 +265,34 @@ class ParsedMessages:
 
     Why by key: the bytes under a maildir key never change (flags live in the file name), so a
     key names one parse for the message's life; the per-copy facts (mailbox, folder, UID, flags,
-    internal date) are filled in at each read. Least recently used entries go first once the
-    cached messages exceed ``max_bytes`` of raw mail (the parsed text and attachments cost about as
-    much again); the raw bytes themselves are not kept. The default holds a store filled to its
-    quota (``limits.STORE_QUOTA_BYTES``): a smaller cache read in delivery order would miss on
-    every message (a sequential scan defeats LRU). Thread-safe: checkers may read from several
-    threads.
+    internal date) are filled in at each read. An entry keeps the raw bytes too, so a read of a
+    cached message needs no file read (:meth:`has` tells the store which files it may skip), and
+    the snapshot JSON of each copy (:meth:`json`), so a snapshot costs time in what changed.
+    Least recently used entries go first once the cached messages exceed ``max_bytes`` of raw
+    mail (the parsed text and attachments cost about as much again). The default holds a store
+    filled to its quota (``limits.STORE_QUOTA_BYTES``): a smaller cache read in delivery order
+    would miss on every message (a sequential scan defeats LRU). Thread-safe: checkers may read
+    from several threads.
     """
 
     def __init__(self, max_bytes: int = 128 * 1024 * 1024) -> None:
         self.max_bytes = max_bytes
-        self._entries: OrderedDict[tuple[str, int], Message] = OrderedDict()
+        self._entries: OrderedDict[str, Message] = OrderedDict()
+        # per key: per copy's facts, the copy and its snapshot JSON by inline limit
+        self._copies: dict[str, dict[tuple[Any, ...], tuple[Message, dict[int | None, dict[str, Any]]]]] = {}
         self._bytes = 0
         self._lock = threading.Lock()
         self.parses = 0  # how many parses the cache could not spare (tests, benchmarks)
 
+    def has(self, key: str) -> bool:
+        """Whether ``key``'s parse (and bytes) are cached: its file need not be read."""
+        with self._lock:
+            return bool(key) and key in self._entries
+
     def get(
         self,
         key: str,
-        raw: bytes,
+        raw: bytes | None,
         *,
         mailbox: str,
         folder: str,
@@ -291,30 +300,58 @@ class ParsedMessages:
         flags: Sequence[str] = (),
         internal_date: datetime | None = None,
     ) -> Message:
-        """The parse of ``raw`` stored under ``key``, with this copy's facts."""
+        """The parse of ``raw`` stored under ``key``, with this copy's facts. ``raw`` may be None
+        for a key :meth:`has` reported cached; KeyError if it was evicted meanwhile."""
         facts = dict(mailbox=mailbox, folder=folder, uid=uid, flags=tuple(sorted(flags)), internal_date=internal_date)
         if not key:
+            if raw is None:
+                raise KeyError(key)
             return parse_message(raw, **facts)  # type: ignore[arg-type]
-        entry = (key, len(raw))
+        fact_key = tuple(facts.values())
         with self._lock:
-            parsed = self._entries.get(entry)
+            parsed = self._entries.get(key)
             if parsed is not None:
-                self._entries.move_to_end(entry)
+                self._entries.move_to_end(key)
+                hit = self._copies.get(key, {}).get(fact_key)
+                if hit is not None:
+                    return hit[0]
         if parsed is None:
-            parsed = dataclasses.replace(parse_message(raw, mailbox="", folder="", uid=0), raw=b"")
+            if raw is None:
+                raise KeyError(key)
+            parsed = dataclasses.replace(parse_message(raw, mailbox="", folder="", uid=0), raw=raw)
             with self._lock:
                 self.parses += 1
-                if entry not in self._entries:
-                    self._entries[entry] = parsed
+                if key not in self._entries:
+                    self._entries[key] = parsed
                     self._bytes += len(raw)
                 while self._bytes > self.max_bytes and self._entries:
-                    (_, size), _ = self._entries.popitem(last=False)
-                    self._bytes -= size
-        return dataclasses.replace(parsed, raw=raw, **facts)  # type: ignore[arg-type]
+                    old_key, old = self._entries.popitem(last=False)
+                    self._bytes -= len(old.raw)
+                    self._copies.pop(old_key, None)
+        copy = dataclasses.replace(parsed, **facts)  # type: ignore[arg-type]
+        with self._lock:
+            if key in self._entries:
+                self._copies.setdefault(key, {})[fact_key] = (copy, {})
+        return copy
+
+    def json(self, key: str, message: Message, inline_limit: int | None) -> dict[str, Any]:
+        """``message.to_json(inline_limit=...)`` of a copy :meth:`get` returned for ``key``,
+        computed once per copy (read only: the dict is shared by every snapshot holding it)."""
+        fact_key = (message.mailbox, message.folder, message.uid, message.flags, message.internal_date)
+        with self._lock:
+            hit = self._copies.get(key, {}).get(fact_key)
+            if hit is not None and hit[0] is message and inline_limit in hit[1]:
+                return hit[1][inline_limit]
+        data = message.to_json(inline_limit=inline_limit)
+        if hit is not None and hit[0] is message:
+            with self._lock:
+                hit[1][inline_limit] = data
+        return data
 
     def clear(self) -> None:
         with self._lock:
             self._entries.clear()
+            self._copies.clear()
             self._bytes = 0
 
 

@@ -15,7 +15,7 @@ import shutil
 import ssl
 import tempfile
 from argparse import Namespace
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -85,7 +85,7 @@ class StoredMessage:
     uid: int
     flags: tuple[str, ...]
     internal_date: datetime  # aware, UTC
-    raw: bytes
+    raw: bytes | None  # None: not read (the reader said it has these bytes: see MailStore.messages)
     key: str = ""
 
 
@@ -244,27 +244,34 @@ class MailStore:
                     uids[i] = uid
         return uids
 
-    async def messages(self, login: str, folder: str = "INBOX") -> list[StoredMessage]:
+    async def messages(
+        self, login: str, folder: str = "INBOX", *, skip: Callable[[str], bool] | None = None
+    ) -> list[StoredMessage]:
         """The folder's messages by UID (delivery order), read without changing any flag.
 
         An unknown folder reads as empty: "nothing arrived there" is a state, not an error.
-        Linear in the folder: one read of its UID list and one of each file (pymap's
-        ``fetch_messages`` re-reads the UID list per message), no parsing.
+        Linear in the folder and without pymap's per-message objects: the uid list (cached by
+        :mod:`.maildircache`), the maildir's listing (flags are in the file names), one read of
+        each file, no parsing. ``skip(key)`` true: the caller has that file's bytes already, so
+        it is not read (``raw`` is None).
         """
         async with self._identity(login).new_session() as session:
             try:
-                mbx = await session.mailbox_set.get_mailbox(folder)
+                mbx = await session.mailbox_set.get_mailbox(folder)  # lists the maildir afresh
             except (KeyError, MailboxNotFound):
                 return []
-            found = sorted([msg async for msg in mbx.messages()], key=lambda msg: msg.uid)
+            maildir, flags_of = mbx._maildir, mbx.maildir_flags
             out = []
-            for msg in found:
-                raw = rawmaildir.stored_bytes(msg)
-                if raw is None:  # expunged meanwhile
+            for rec in sorted(maildircache.cached_uidlist(mbx._path).records, key=lambda r: r.uid):
+                found = maildircache.stored_file(maildir, rec.key, read=not (skip and skip(rec.key)))
+                if found is None:  # expunged meanwhile
                     continue
-                flags = tuple(sorted(f.value.decode("ascii") for f in msg.permanent_flags))
-                when = msg.internal_date.astimezone(timezone.utc).replace(microsecond=0)  # naive = local
-                out.append(StoredMessage(msg.uid, flags, when, raw, msg._key))
+                name, raw, mtime = found
+                info = name.rsplit(maildir.colon, 1)[-1] if maildir.colon in name else ""
+                letters = info[2:] if info.startswith("2,") else ""
+                flags = tuple(sorted(f.value.decode("ascii") for f in flags_of.from_maildir(letters)))
+                when = datetime.fromtimestamp(mtime, timezone.utc).replace(microsecond=0)
+                out.append(StoredMessage(rec.uid, flags, when, raw, rec.key))
         return out
 
     def usage(self) -> Usage:
