@@ -139,7 +139,103 @@ def mail(n: int, root: Path, repeat: int) -> dict[str, Any]:
     }
 
 
-SERVICES: dict[str, Callable[[int, Path, int], dict[str, Any]]] = {"calendar": calendar, "mail": mail}
+ORDER_SCHEMA = {"Order": "title", "Customer": "rich_text", "Amount": "number", "Status": {"select": ["open", "paid"]}}
+
+
+def kb(n: int, root: Path, repeat: int) -> dict[str, Any]:
+    """A database of N orders; the agent queries one by title with notion-client."""
+    import notion_client
+
+    world = make(root, {"kb"})
+    try:
+        rows = [
+            {"Order": f"ORD-{i:05d}", "Customer": f"Customer {i % 97}", "Amount": i * 3, "Status": "open"}
+            for i in range(n)
+        ]
+        t0 = time.perf_counter()
+        with world.batched():
+            world.kb.create_database("Orders", ORDER_SCHEMA, rows)
+        seed = time.perf_counter() - t0
+        gc.collect()
+        rss = rss_mb()
+        env = world.agent_env()
+        notion = notion_client.Client(auth=env["CLAWMARK_NOTION_TOKEN"], base_url=env["CLAWMARK_NOTION_URL"])
+        wanted = f"ORD-{n // 2:05d}"
+        source = world.kb.database("Orders").data_source_id
+
+        def agent_query() -> None:  # the current API: a database's rows live in its data source
+            found = notion.data_sources.query(source, filter={"property": "Order", "title": {"equals": wanted}})[
+                "results"
+            ]
+            assert len(found) == 1, found
+
+        agent_query()
+        query = timed(agent_query, repeat)
+        read_one = timed(lambda: world.kb.row("Orders", wanted), repeat)
+        read_all = timed(lambda: world.kb.rows("Orders"), repeat)
+        snap = timed(world.kb.snapshot, repeat)
+        notion.close()
+    finally:
+        world.stop()
+        world.discard()
+    return {
+        "seed (s)": f"{seed:.2f}",
+        "agent query (ms)": f"{query:.1f}",
+        "row() (ms)": f"{read_one:.1f}",
+        "rows() (ms)": f"{read_all:.1f}",
+        "snapshot (ms)": f"{snap:.1f}",
+        "RSS (MiB)": f"{rss:.0f}",
+    }
+
+
+def sheets(n: int, root: Path, repeat: int) -> dict[str, Any]:
+    """A sheet of N order rows (6 columns); the agent reads one row's range with gspread."""
+    from pytest_clawmark.servers.sheets.clients import gspread_client
+
+    world = make(root, {"sheets"})
+    try:
+        grid = [["Order", "Customer", "Amount", "Status", "Due", "Note"]]
+        grid += [[f"ORD-{i:05d}", f"Customer {i % 97}", i * 3, "open", "2025-05-01", ""] for i in range(n)]
+        t0 = time.perf_counter()
+        with world.batched():
+            world.sheets.create_spreadsheet("Orders", {"Orders": grid})
+        seed = time.perf_counter() - t0
+        gc.collect()
+        rss = rss_mb()
+        env = world.agent_env()
+        sheet = (
+            gspread_client(env["CLAWMARK_SHEETS_URL"], env["CLAWMARK_SHEETS_TOKEN"]).open("Orders").worksheet("Orders")
+        )
+        row = n // 2 + 2
+
+        def agent_query() -> None:
+            got = sheet.get_values(f"A{row}:F{row}")
+            assert got[0][0] == f"ORD-{n // 2:05d}", got
+
+        agent_query()
+        query = timed(agent_query, repeat)
+        read_one = timed(lambda: world.sheets.value("Orders", f"Orders!C{row}"), repeat)
+        read_all = timed(lambda: world.sheets.rows("Orders", "Orders"), repeat)
+        snap = timed(world.sheets.snapshot, repeat)
+    finally:
+        world.stop()
+        world.discard()
+    return {
+        "seed (s)": f"{seed:.2f}",
+        "agent query (ms)": f"{query:.1f}",
+        "value() (ms)": f"{read_one:.1f}",
+        "rows() (ms)": f"{read_all:.1f}",
+        "snapshot (ms)": f"{snap:.1f}",
+        "RSS (MiB)": f"{rss:.0f}",
+    }
+
+
+SERVICES: dict[str, Callable[[int, Path, int], dict[str, Any]]] = {
+    "calendar": calendar,
+    "mail": mail,
+    "kb": kb,
+    "sheets": sheets,
+}
 
 
 def main() -> None:

@@ -11,6 +11,10 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from . import bytecode
+
+bytecode.install()  # first: every later import of this process profits (see the module)
+
 __version__ = "0.1.0"
 
 _EXPORTS = {

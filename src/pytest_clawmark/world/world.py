@@ -331,7 +331,9 @@ class World:
             snap = svc.snapshot()
             if name == "fs" and snap.get("truncated"):
                 self._snapshot_cut = snap["truncated"]
-            write_replacing(p, json.dumps(snap, indent=1, sort_keys=True, default=str))
+            # compact: json's C encoder serves only unindented output (indent=1 ran the pure-Python
+            # encoder, the largest part of a big world's evidence time)
+            write_replacing(p, json.dumps(snap, sort_keys=True, separators=(",", ":"), default=str))
             paths[f"{name}_snapshot"] = str(p)
         audit = folder / "audit.jsonl"
         write_replacing(

@@ -202,7 +202,7 @@ def create_app(store: KbStore, *, agent_token: str, admin_token: str, audit: Aud
     routes = [agent_endpoint(m, t, h) for m, t, h in ROUTES]
     routes += [
         admin_endpoint("GET", "/_admin/ping", lambda r, b: {"ok": True}),
-        admin_endpoint("GET", "/_admin/snapshot", lambda r, b: store.snapshot()),
+        admin_endpoint("GET", "/_admin/snapshot", lambda r, b: store.snapshot(copy=False)),  # rendered at once
         admin_endpoint("PUT", "/_admin/snapshot", restore),
         admin_endpoint("POST", "/_admin/{op}", admin_op),
     ]

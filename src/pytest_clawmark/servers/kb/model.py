@@ -116,14 +116,17 @@ class Comment:
     created_by: str
 
 
-def to_json(obj: Any) -> dict[str, Any]:
-    """Snapshot form of one object (property schemas flattened, everything else as is)."""
+def to_json(obj: Any, *, copy: bool = True) -> dict[str, Any]:
+    """Snapshot form of one object (property schemas flattened, everything else as is).
+
+    ``copy=False`` shares the object's values: only for output rendered before the store changes
+    again (the admin snapshot endpoint serialises it at once; deep copies were most of its time)."""
     out = {}
     for f in fields(obj):
         value = getattr(obj, f.name)
         if f.name == "properties" and isinstance(obj, DataSource):
             value = [p.to_json() for p in value]
-        else:
+        elif copy:
             value = copy_json(value)
         out[f.name] = value
     return out

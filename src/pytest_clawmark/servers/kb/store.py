@@ -825,17 +825,19 @@ class KbStore:
         return _one(live, what, [o.id for o in live])  # type: ignore[attr-defined]
 
     # -- snapshot ------------------------------------------------------------------------------
-    def snapshot(self) -> dict[str, Any]:
+    def snapshot(self, *, copy: bool = True) -> dict[str, Any]:
+        """The whole state as JSON data; ``copy=False`` shares the objects' values (see
+        :func:`.model.to_json`: only for a snapshot serialised before the store changes)."""
         return {
             "format": SNAPSHOT_FORMAT,
             "seq": self.seq,
             "bot": self.bot_id,
-            "users": [to_json(u) for u in self.users.values()],
-            "databases": [to_json(d) for d in self.databases.values()],
-            "data_sources": [to_json(s) for s in self.data_sources.values()],
-            "pages": [to_json(p) for p in self.pages.values()],
-            "blocks": [to_json(b) for b in self.blocks.values()],
-            "comments": [to_json(c) for c in self.comments.values()],
+            "users": [to_json(u, copy=copy) for u in self.users.values()],
+            "databases": [to_json(d, copy=copy) for d in self.databases.values()],
+            "data_sources": [to_json(s, copy=copy) for s in self.data_sources.values()],
+            "pages": [to_json(p, copy=copy) for p in self.pages.values()],
+            "blocks": [to_json(b, copy=copy) for b in self.blocks.values()],
+            "comments": [to_json(c, copy=copy) for c in self.comments.values()],
         }
 
     def restore(self, data: dict[str, Any]) -> None:
