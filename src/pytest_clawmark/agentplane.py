@@ -90,12 +90,12 @@ class Mail:
             imap.login(self.user, self.env["CLAWMARK_MAIL_PASSWORD"])
             imap.select(folder, readonly=True)
             _, data = imap.uid("SEARCH", None, "ALL")
-            out = []
-            for uid in data[0].split():
-                _, parts = imap.uid("FETCH", uid, "(BODY.PEEK[])")
-                raw = next(p[1] for p in parts if isinstance(p, tuple))
-                out.append(email.message_from_bytes(raw, policy=email.policy.default))
-            return out  # type: ignore[return-value]
+            uids = data[0].split()
+            if not uids:
+                return []
+            _, parts = imap.uid("FETCH", b",".join(uids), "(BODY.PEEK[])")  # one round trip for all
+            raws = [p[1] for p in parts if isinstance(p, tuple)]
+            return [email.message_from_bytes(raw, policy=email.policy.default) for raw in raws]  # type: ignore[misc]
 
     def find(self, subject: str, folder: str = "INBOX") -> EmailMessage:
         """The newest message whose subject contains ``subject``."""
