@@ -7,7 +7,7 @@ clawmark serve [--services ...] [--task PATH [--day N] [--solve]]   a live world
 clawmark api-docs [--check F]                    the admin-plane reference (docs/admin-api.md)
 clawmark check --task PATH [--day N] [--solve]   the same; type `check` to evaluate day N's checkers
 clawmark lint [PATHS]                      authoring invariants of task modules
-clawmark corpus-stats [PATHS] [--check F]  the corpus table (docs/corpus.md)
+clawmark corpus-stats [PATHS] [--baselines DIR] [--check F]  the corpus table (docs/corpus.md)
 """
 
 from __future__ import annotations
@@ -184,15 +184,17 @@ def _print_or_check(text: str, check: str | None, label: str, command: str) -> i
 
 
 def cmd_corpus_stats(args: argparse.Namespace) -> int:
-    from .corpus_stats import collect, render
+    from .corpus_stats import BaselineResultsError, collect, load_baselines, render
     from .loading import TaskLoadError
 
     try:
-        text = render(collect(args.paths), Path.cwd()) + "\n"
-    except TaskLoadError as exc:
+        baselines = load_baselines(Path(args.baselines)) if args.baselines else None
+        text = render(collect(args.paths), Path.cwd(), baselines) + "\n"
+    except (TaskLoadError, BaselineResultsError) as exc:
         print(f"clawmark corpus-stats: {exc}", file=sys.stderr)
         return 2
-    return _print_or_check(text, args.check, "clawmark corpus-stats", f"clawmark corpus-stats {' '.join(args.paths)}")
+    command = f"clawmark corpus-stats {' '.join(args.paths)}" + (" --baselines DIR" if args.baselines else "")
+    return _print_or_check(text, args.check, "clawmark corpus-stats", command)
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -363,6 +365,12 @@ def build_parser() -> argparse.ArgumentParser:
     ad.set_defaults(fn=cmd_api_docs)
     cs = sub.add_parser("corpus-stats", help="Table-2-style corpus statistics and task summaries (Markdown)")
     cs.add_argument("paths", nargs="*", default=["tasks"])
+    cs.add_argument(
+        "--baselines",
+        metavar="DIR",
+        default=None,
+        help="add the shortcut baselines' scores from the results JSON files in DIR (one run per baseline:* agent)",
+    )
     cs.add_argument(
         "--check", metavar="FILE", default=None, help="exit 1 unless FILE already holds exactly this output"
     )

@@ -8,15 +8,17 @@ from importlib.metadata import entry_points
 from typing import Any
 
 from .base import AgentError, AgentFactory
+from .baselines import BASELINES
 
 BUILTIN: dict[str, str] = {
     "reference": "pytest_clawmark.agents.reference:ReferenceAgent",
     "noop": "pytest_clawmark.agents.noop:NoopAgent",
     "command": "pytest_clawmark.agents.command:CommandAgent",
     "openclaw": "pytest_clawmark.agents.openclaw:OpenClawAgent",
+    **BASELINES,
 }
 """The built-in agents, imported only when chosen (OpenClaw's and the sandboxes' modules are not
-a cost of a run with another agent)."""
+a cost of a run with another agent). ``baseline:*`` are the shortcut baselines (agents/baselines/)."""
 ENTRY_POINT_GROUP = "pytest_clawmark.agents"
 
 
@@ -73,7 +75,7 @@ def starts_processes(agent: Any) -> bool:
     """Whether ``agent`` runs processes that isolation could confine.
 
     An adapter says so with a ``starts_processes`` attribute; the built-in in-process agents
-    (``reference``, ``noop``) do not; any other adapter is taken to (the safe side: with
+    (``reference``, ``noop``, the ``baseline:*`` shortcut baselines) do not; any other adapter is taken to (the safe side: with
     ``--agent-isolation=auto`` and no working sandbox, its run is refused)."""
     from .noop import NoopAgent
     from .reference import ReferenceAgent

@@ -183,6 +183,11 @@ def slot_booked(world: World, post: str, start: datetime) -> str:
     return f"Publish {post}: expected one entry {start.isoformat()}+15min, found {found}"
 
 
+def own_words(text: str) -> str:
+    """A mail body without quoted (``>``) lines."""
+    return "\n".join(line for line in text.splitlines() if not line.lstrip().startswith(">"))
+
+
 def mails_with_subject(world: World, address: str, subject: str) -> list[Any]:
     return [
         m
@@ -233,10 +238,13 @@ def revision_created(world: World) -> None:
 
 @task.checker(day=1, weight=1, kind="deliverable")
 def revision_approval_requested(world: World) -> None:
-    asked = [m.subject for m in world.mail.sent() if ANA.email in m.recipients]
-    assert any("c-01-r2" in s.casefold() for s in asked), (
-        f"expected a mail to {ANA.email} with C-01-r2 in the subject, found subjects {asked}"
+    """Ana is asked about C-01-r2, and the mail states its corrected price (from Kai's voice note)."""
+    mails = [m for m in world.mail.sent() if ANA.email in m.recipients and "c-01-r2" in m.subject.casefold()]
+    assert mails, (
+        f"expected a mail to {ANA.email} with C-01-r2 in the subject, found subjects {[m.subject for m in world.mail.sent() if ANA.email in m.recipients]}"
     )
+    priced = [m for m in mails if re.search(rf"(?<![\d.,]){PRICE}(?![\d])", own_words(m.text))]
+    assert priced, f"the approval request to {ANA.email} does not state the corrected price {PRICE}"
 
 
 @task.checker(day=1, weight=1, kind="cross-source")
@@ -297,10 +305,14 @@ def teaser_v2_checked(world: World) -> None:
 
 @task.checker(day=3, weight=1, kind="deliverable")
 def kai_asked_to_fix(world: World) -> None:
+    """The mail says what to fix: the slide's wrong SKU (seen only in the v2 reel) and the right one."""
     found = mails_with_subject(world, KAI.email, N.kai_subject)
     assert found, (
         f"no mail to {KAI.email} with subject {N.kai_subject!r}; sent: {[m.subject for m in world.mail.sent()]}"
     )
+    wanted = (F.launch.v2_sku, SKU)
+    said = [m for m in found if all(re.search(rf"\b{re.escape(s)}\b", own_words(m.text), re.I) for s in wanted)]
+    assert said, f"the mail to {KAI.email} does not name the wrong SKU on the slide and the right one {wanted}"
 
 
 @task.checker(day=3, weight=1, kind="cross-source", requires="teaser_v2_checked")

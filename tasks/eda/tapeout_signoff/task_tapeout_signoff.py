@@ -277,16 +277,25 @@ def known_issue_not_duplicated(world: World) -> None:
     assert found == F.known_noc_bug, f"expected the NoC signature to stay on {F.known_noc_bug}, found {found!r}"
 
 
-@task.checker(day=1, weight=1, kind="deliverable")
+@task.checker(day=1, weight=1, kind="deliverable", requires="regression_bugs_filed")
 def owners_notified(world: World) -> None:
-    """One mail per block with new bugs: dma to Ana, pcie to Ben."""
-    missing = [
-        (subject, who)
-        for subject, who in (("Orca-2 triage: dma", ANA.email), ("Orca-2 triage: pcie", BEN.email))
-        if not world.mail.find_all(subject=subject, to=who)
-    ]
+    """One mail per block with new bugs: dma to Ana, pcie to Ben, each naming the block's new bug ids
+    as filed in the KB (so the owner can find them; a bare subject says nothing)."""
+    filed = {
+        block: sorted(
+            str(r.get("Bug"))
+            for r in world.kb.rows(N.bugs)
+            if r.get("Block") == block and r.get("First Seen") == "r118"
+        )
+        for block in ("dma", "pcie")
+    }
+    missing = []
+    for block, who in (("dma", ANA.email), ("pcie", BEN.email)):
+        mails = world.mail.find_all(subject=f"Orca-2 triage: {block}", to=who)
+        if not any(filed[block] and all(bug_id in m.text for bug_id in filed[block]) for m in mails):
+            missing.append((f"Orca-2 triage: {block}", who, filed[block]))
     sent = [(m.subject, list(m.recipients)) for m in world.mail.sent()]
-    assert not missing, f"expected triage mails {missing}; sent: {sent}"
+    assert not missing, f"expected triage mails naming the new bugs (subject, to, bug ids) {missing}; sent: {sent}"
 
 
 # -- day 2 ----------------------------------------------------------------------------------------
@@ -343,9 +352,10 @@ def regression_r120_logged(world: World) -> None:
     regression_logged(world, "r120")
 
 
-@task.checker(day=3, weight=2, detects="noc_bug_verified")
+@task.checker(day=3, weight=2, detects="noc_bug_verified", requires="p0_bump_noticed")
 def p0_cleared_noticed(world: World) -> None:
-    """ORCA-231 was verified overnight: no open P0 is left, the item passes."""
+    """ORCA-231 was verified overnight: no open P0 is left, the item passes. Credited only after the
+    item failed on day 2 for the same bug (a "pass" written everywhere proves nothing)."""
     found = status(world, C.p0)
     assert found == "pass", f"expected {C.p0!r} pass ({F.known_noc_bug} verified), found {found!r}"
 
@@ -389,9 +399,11 @@ def worst_endpoint_run44(world: World) -> None:
     worst_endpoint_logged(world, "run44")
 
 
-@task.checker(day=4, weight=2, detects="waiver_w17_approved")
+@task.checker(day=4, weight=2, detects="waiver_w17_approved", requires=("checklist_day3", "worst_endpoint_run44"))
 def sta_passes_with_waiver(world: World) -> None:
-    """The 3 scan-shift hold violations (u_pcie/u_phy_if/scan_*, >= -0.030) are covered by W-17, active since last night."""
+    """The 3 scan-shift hold violations (u_pcie/u_phy_if/scan_*, >= -0.030) are covered by W-17, active since last night.
+    Credited only when STA failed on day 3 (run43) and run44's endpoint was read off its screenshot:
+    the pass must rest on matching the endpoints against the waiver, not on a blanket "pass"."""
     found = status(world, C.sta)
     assert found == "pass", (
         f"expected {C.sta!r} pass ({F.waiver.id} now active covers run44's violations), found {found!r}"
@@ -515,11 +527,13 @@ def solve_monday(view: AgentView) -> None:
     worst_block = F.timing.run42.worst_endpoint.split("/")[0].removeprefix("u_")  # u_dma/... -> dma
     blocks = _file_bugs(view, "r118", failed + [(SIG_TIMING, worst_block)])
     emails = {p["Block"]: p["Email"] for p in view.kb.plain_rows(N.owners).values()}
+    bugs = view.kb.plain_rows(N.bugs)
     for block in blocks:
+        mine = sorted(key for key, p in bugs.items() if p["Block"] == block and p["First Seen"] == "r118")
         view.mail.send(
             [emails[block]],
             f"Orca-2 triage: {block}",
-            f"New {block} bugs filed from r118/run42, please take a look. Kenji's assistant",
+            f"New {block} bugs filed from r118/run42: {', '.join(mine)}. Please take a look. Kenji's assistant",
         )
 
 

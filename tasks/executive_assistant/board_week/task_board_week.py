@@ -164,6 +164,13 @@ def as_datetime(value: Any) -> str:
     return text
 
 
+def states_deadline(text: str) -> bool:
+    """The text gives Wednesday 19 November at noon (as people write it)."""
+    low = text.lower()
+    day = any(d in low for d in ("19 november", "november 19", "19 nov", "19/11", "19.11", "2025-11-19", "wednesday"))
+    return day and any(t in low for t in ("12:00", "noon", "12pm", "12 pm", "12.00"))
+
+
 def recipients_of(world: World, subject: str) -> list[str]:
     """Everyone any sent mail with exactly this subject went to (sorted)."""
     return sorted({r for m in world.mail.find_all(subject=subject) for r in m.recipients})
@@ -208,8 +215,11 @@ def deadline_updated_in_tracker(world: World) -> None:
 
 @task.checker(day=1, weight=2, kind="deliverable")
 def owners_told_deadline(world: World) -> None:
-    """All five section owners got the deadline mail."""
-    found = recipients_of(world, S.deadline)
+    """All five section owners got the deadline mail, and it gives the new deadline (Wednesday noon,
+    from the memo: the whiteboard's Thursday 5pm is out of date)."""
+    found = sorted(
+        {r for m in world.mail.find_all(subject=S.deadline) if states_deadline(m.text) for r in m.recipients}
+    )
     missing = [o for o in OWNER_EMAILS if o not in found]
     assert not missing, f"expected {S.deadline!r} to reach {OWNER_EMAILS}; missing {missing} (sent to {found})"
 
