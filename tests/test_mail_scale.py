@@ -154,3 +154,32 @@ def test_the_parse_cache_is_bounded_in_bytes() -> None:
     assert cache.get("k19") is parsed and cache.get("k0") is None
     cache.put("huge", 10_000, parsed)  # larger than an eighth of the cache: not kept
     assert cache.get("huge") is None
+
+
+def test_the_tasks_own_mail_does_not_use_the_agents_quota(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A task may seed a realistic mailbox of thousands; the quota bounds what the agent adds."""
+    import smtplib
+    from email.message import EmailMessage
+
+    from pytest_clawmark.servers.mail import limits
+
+    monkeypatch.setattr(limits, "STORE_QUOTA_MESSAGES", 6)  # a send to one colleague stores 3 copies
+    with world.batched():
+        for i in range(10):
+            world.mail.deliver(NURSE, USER, f"Seeded {i}", "x")
+    world.mail.deliver(NURSE, USER, "Seeded outside a batch", "x")
+    env = world.agent_env()
+
+    def send(subject: str) -> None:
+        msg = EmailMessage()
+        msg["From"], msg["To"], msg["Subject"] = USER.email, NURSE.email, subject
+        msg.set_content("hello")
+        with smtplib.SMTP(env["CLAWMARK_SMTP_HOST"], int(env["CLAWMARK_SMTP_PORT"]), timeout=10) as smtp:
+            smtp.login(env["CLAWMARK_MAIL_USER"], env["CLAWMARK_MAIL_PASSWORD"])
+            smtp.send_message(msg)
+
+    send("First")  # 3 copies of the agent's: within 6
+    send("Second")  # 6
+    with pytest.raises(smtplib.SMTPDataError) as refused:
+        send("Third")  # 9 > 6: the agent's own additions are bounded
+    assert refused.value.smtp_code == 552

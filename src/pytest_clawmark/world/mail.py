@@ -347,7 +347,7 @@ class MailService(Service):
         """
         if getattr(self, "_pending", None):  # (None before start())
             pending, self._pending = self._pending, []
-            self.ctx.loop.call(lambda: self._store.append_many(pending))
+            self.ctx.loop.call(lambda: self._store.append_many(pending, seeded=True))
 
     def before_agent(self) -> None:
         self._flush()

@@ -283,8 +283,8 @@ def _envelope_matches(self: Any, msg_seq: int, msg: Any, loaded_msg: Any) -> boo
     return any(self._in(self.value, str(one)) for one in value)
 
 
-async def append_all(mbx: Any, messages: Sequence[AppendMessage], *, recent: bool) -> list[int]:
-    """Append ``messages`` to the maildir mailbox ``mbx`` in order; returns their UIDs.
+async def append_all(mbx: Any, messages: Sequence[AppendMessage], *, recent: bool) -> list[tuple[int, str]]:
+    """Append ``messages`` to the maildir mailbox ``mbx`` in order; returns their UIDs and keys.
 
     pymap's ``append`` rewrites the whole uid list once per message (seeding N messages wrote
     N²/2 records); this writes every file, then the list once. Same files, same list format.
@@ -296,14 +296,14 @@ async def append_all(mbx: Any, messages: Sequence[AppendMessage], *, recent: boo
             maildir_msg = _maildir.Message.to_maildir(message, recent, mbx.maildir_flags)
             key = maildir.add(maildir_msg)
             names.append(key + ":" + maildir_msg.get_info())
-    uids = []
+    added = []
     async with UidList.with_write(mbx._path) as uidl:
         for name in names:
             fields = {"E": str(ObjectId.random_email_id()), "T": str(ObjectId.random_thread_id())}
             uidl.set(Record(uidl.next_uid, fields, name))
-            uids.append(uidl.next_uid)
+            added.append((uidl.next_uid, name.split(":", 1)[0]))
             uidl.next_uid += 1
-    return uids
+    return added
 
 
 def stored_file(maildir: Any, key: str, *, read: bool = True) -> tuple[str, bytes | None, float] | None:

@@ -40,6 +40,9 @@ maildircache.install()
 
 __all__ = ["MailStore", "StoredMessage", "SYSTEM_FLAGS", "Usage"]
 
+SEEDED_KEYS = "seeded-keys"
+"""File in the store's folder listing the maildir keys of the task's own (admin-delivered) mail."""
+
 SYSTEM_FLAGS = ("\\Answered", "\\Deleted", "\\Draft", "\\Flagged", "\\Seen")
 """The permanent flags the maildir backend keeps (``\\Recent`` is per session, not stored)."""
 
@@ -164,6 +167,7 @@ class MailStore:
         )
         self.login = Login(self.config)
         self._usage_by_key: dict[str, Usage] = {}  # maildir key -> what that file holds (see usage())
+        self._seeded_cache: tuple[tuple[int, int, int] | None, frozenset[str]] = (None, frozenset())
 
     # -- accounts ----------------------------------------------------------------------------
     async def setup(self) -> None:
@@ -225,13 +229,18 @@ class MailStore:
             append_uid, _ = await session.append_messages(folder, [AppendMessage(raw, when, flag_set)])
         return min(append_uid.uids)
 
-    async def append_many(self, items: Sequence[tuple[str, str, bytes, datetime, tuple[str, ...]]]) -> list[int]:
+    async def append_many(
+        self, items: Sequence[tuple[str, str, bytes, datetime, tuple[str, ...]]], *, seeded: bool = False
+    ) -> list[int]:
         """Append ``(login, folder, raw, when, flags)`` items, in order; returns their UIDs.
 
         One session and one uid-list write per folder (:func:`.maildircache.append_all`), so
         seeding thousands of messages is linear; each folder gets its items in the given order.
+        ``seeded``: the task's own mail (admin-plane deliveries), which the agent's quota does
+        not count (see :meth:`usage`).
         """
         uids = [0] * len(items)
+        keys: list[str] = []
         groups: dict[tuple[str, str], list[int]] = {}
         for i, (login, folder, *_) in enumerate(items):
             groups.setdefault((login, folder), []).append(i)
@@ -240,8 +249,12 @@ class MailStore:
             async with self._identity(login).new_session() as session:
                 await self._ensure_folder(session, folder)
                 mbx = await session.mailbox_set.get_mailbox(folder)
-                for i, uid in zip(indexes, await maildircache.append_all(mbx, batch, recent=True)):
+                for i, (uid, key) in zip(indexes, await maildircache.append_all(mbx, batch, recent=True)):
                     uids[i] = uid
+                    keys.append(key)
+        if seeded and keys:
+            with open(self.base_dir / SEEDED_KEYS, "a", encoding="ascii") as f:
+                f.write("".join(k + "\n" for k in keys))
         return uids
 
     async def messages(
@@ -274,17 +287,35 @@ class MailStore:
                 out.append(StoredMessage(rec.uid, flags, when, raw, rec.key))
         return out
 
+    def _seeded(self) -> frozenset[str]:
+        """The keys of the task's own mail (:meth:`append_many` ``seeded``), read from a file in
+        the store (so the mail container's server, on the docker backend, sees the same)."""
+        path = self.base_dir / SEEDED_KEYS
+        try:
+            st = os.stat(path)
+        except FileNotFoundError:
+            return frozenset()
+        ident = (st.st_ino, st.st_size, st.st_mtime_ns)
+        if self._seeded_cache[0] != ident:
+            self._seeded_cache = (ident, frozenset(path.read_text("ascii").split()))
+        return self._seeded_cache[1]
+
     def usage(self) -> Usage:
-        """What every account's folders hold, from the file system, so that what IMAP clients
-        appended, copied and expunged counts too. A few ms for thousands of messages: each file
-        is read once in its life (its bytes never change; flags live in its name)."""
+        """What the agent's mail occupies: every account's folders, from the file system (so what
+        IMAP clients appended, copied and expunged counts too), less the task's own seeded mail —
+        a task may seed a realistic mailbox of thousands; the quota bounds what the agent adds.
+        A few ms for thousands of messages: each file is read once in its life (its bytes never
+        change; flags live in its name)."""
         total = Usage()
         seen: dict[str, Usage] = {}
+        seeded = self._seeded()
         for dirpath, _, filenames in os.walk(self.base_dir / "users"):
             if os.path.basename(dirpath) not in ("cur", "new"):
                 continue
             for name in filenames:
                 key = name.split(":", 1)[0]
+                if key in seeded:
+                    continue
                 one = self._usage_by_key.get(key)
                 if one is None:
                     try:
@@ -318,4 +349,5 @@ class MailStore:
         users = self.base_dir / "users"
         if users.exists():
             shutil.rmtree(users)
+        (self.base_dir / SEEDED_KEYS).unlink(missing_ok=True)  # restored mail counts as the agent's
         os.makedirs(users, exist_ok=True)
