@@ -130,3 +130,15 @@ def test_leaks_are_found_by_structure_not_phrases(world: World, tmp_path: Path) 
     ]
     (clean,) = [m for m in world.mail.outside() if m.subject == "hello"]
     assert leaks(clean, files=files, identifiers=["PC-2025-1187"], figures=[40000], quoted=[internal_mail]) == []
+
+
+def test_outside_leaks_skips_the_companys_own_domains(world: World) -> None:
+    """A company address with no mailbox in the world (a voicemail system) lands in the catch-all:
+    ``inside=`` says it is not outside; a copy to a real outsider still counts."""
+    from pytest_clawmark.checks import outside_leaks
+
+    world.mail.deliver(world.user, ["voicemail@ward.example"], "re: message", "Case PC-2025-1187")
+    world.mail.deliver(world.user, ["press@paper.example"], "story", "Case PC-2025-1187")
+    found = outside_leaks(world, inside=["ward.example"], identifiers=["PC-2025-1187"])
+    assert [f.subject for f in found] == ["story"]
+    assert len(outside_leaks(world, identifiers=["PC-2025-1187"])) == 2
