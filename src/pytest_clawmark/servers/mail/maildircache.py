@@ -26,6 +26,10 @@ What :func:`install` adds (pymap's behaviour and on-disk format are unchanged):
   ``headerregistry``, ~2 ms a message) to compare one field;
 * **listing a maildir** (``Maildir._refresh``, on every mailbox open) reads file types from the
   directory entries instead of one ``stat`` per file, as the stdlib does;
+* **a mailbox's message list** (``MailboxData.messages``, which every IMAP command runs to report
+  new and expunged mail, and ``get``): the message objects of a folder are kept per file name —
+  UID, flags, subdirectory and date are all in it or fixed — and rebuilt only for files that
+  changed (pymap built ~10k objects per command on a 10,000-message folder);
 * **SASL mechanisms**: pysasl looks them up in the installed packages' entry points on every
   connection (a third of a 10-message session's time); they are looked up once per process.
 """
@@ -328,6 +332,96 @@ def stored_file(maildir: Any, key: str, *, read: bool = True) -> tuple[str, byte
     return None
 
 
+_folders: OrderedDict[str, tuple[frozenset[Any], dict[tuple[int, str], Any]]] = OrderedDict()
+"""Per mailbox folder: its keywords (what flag letters mean) and its messages by (UID, file)."""
+
+
+def _known(self: Any) -> dict[tuple[int, str], Any]:
+    """This folder's cache of message objects (reset when its keyword letters change meaning)."""
+    keywords = self.maildir_flags.permanent_flags
+    hit = _folders.get(self._path)
+    if hit is None or hit[0] != keywords:
+        hit = (keywords, {})
+        _folders[self._path] = hit
+        while len(_folders) > UIDLIST_CACHE_FILES:
+            _folders.popitem(last=False)
+    else:
+        _folders.move_to_end(self._path)
+    return hit[1]
+
+
+def _message(self: Any, known: dict[tuple[int, str], Any], record: Record, subpath: str) -> Any:
+    """The message object of ``record`` stored at ``subpath`` (cached; built as pymap does)."""
+    msg = known.get((record.uid, subpath))
+    if msg is None:
+        maildir = self._maildir
+        info = MaildirMessage()
+        subdir, name = maildir._split(subpath)
+        info.set_subdir(subdir)
+        if maildir.colon in name:
+            info.set_info(name.rsplit(maildir.colon, 1)[-1])
+        info.set_date(_arrival(maildir, record.key, subpath))
+        email_id = self._get_object_id(record, "E")
+        thread_id = self._get_object_id(record, "T")
+        msg = _maildir.Message.from_maildir(
+            record.uid, info, maildir, record.key, email_id, thread_id, self.maildir_flags
+        )
+        known[(record.uid, subpath)] = msg
+    return msg
+
+
+async def _messages(self: Any) -> AsyncIterator[Any]:
+    """pymap's ``messages``: every message of the uid list whose file exists, in list order."""
+    async with UidList.with_read(self._path) as uidl:
+        records = list(uidl.records)
+    known = _known(self)
+    current: dict[tuple[int, str], Any] = {}
+    out = []
+    async with self.messages_lock.read_lock():
+        maildir = self._maildir
+        relisted = False
+        for record in records:
+            msg = None
+            for _ in range(2):
+                subpath = maildir._toc.get(record.key)
+                if subpath is not None:
+                    try:
+                        msg = _message(self, known, record, subpath)
+                        break
+                    except FileNotFoundError:
+                        pass
+                if relisted:  # not there in this call's own listing either: expunged
+                    break
+                # added or moved since the listing (a flag change; new/ to cur/ on SELECT): list
+                # the folder again, once per call (the stdlib re-lists within 2 s of its last read)
+                maildir._last_read = time.time()
+                maildir._refresh()
+                relisted = True
+            if msg is None:
+                continue
+            current[(record.uid, subpath)] = msg
+            out.append(msg)
+    known.clear()
+    known.update(current)  # drop the objects of files that changed or left
+    for msg in out:
+        yield msg
+
+
+_original_get = _maildir.MailboxData.get
+
+
+async def _get(self: Any, uid: int, cached_msg: Any) -> Any:
+    """pymap's ``get``, from the folder's message objects when the file is the listed one."""
+    uidl = getattr(self, "_clawmark_uidl", None)
+    record = uidl._records.get(uid) if uidl is not None else None
+    subpath = self._maildir._toc.get(record.key) if record is not None else None
+    if subpath is not None:
+        msg = _known(self).get((uid, subpath))
+        if msg is not None:
+            return msg
+    return await _original_get(self, uid, cached_msg)
+
+
 _sasl: SASLAuth | None = None
 
 
@@ -343,6 +437,8 @@ def install() -> None:
     """Patch pymap's maildir backend as described in the module docstring (idempotent)."""
     UidList.with_read = classmethod(_with_read)  # type: ignore[method-assign,assignment]
     _maildir.MailboxData.reset = _reset  # type: ignore[method-assign]
+    _maildir.MailboxData.messages = _messages  # type: ignore[method-assign,assignment]
+    _maildir.MailboxData.get = _get  # type: ignore[method-assign]
     _maildir.MailboxData._get_maildir_msg = _get_maildir_msg  # type: ignore[method-assign]
     _maildir.LoadedMessage._get_envelope_structure = classmethod(_envelope)  # type: ignore[method-assign,assignment]
     EnvelopeSearchCriteria.matches = _envelope_matches  # type: ignore[method-assign]
