@@ -331,10 +331,15 @@ class MailService(Service):
         self._batching += 1
         try:
             yield
-        finally:
+        except BaseException:
             self._batching -= 1
             if not self._batching:
-                self._flush()
+                with contextlib.suppress(Exception):  # as stored one by one; never hide the cause
+                    self._flush()
+            raise
+        self._batching -= 1
+        if not self._batching:
+            self._flush()
 
     def _flush(self) -> None:
         """Store the mail :meth:`deliver` queued, in one visit to the world's loop.
