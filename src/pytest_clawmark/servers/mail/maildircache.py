@@ -30,6 +30,8 @@ What :func:`install` adds (pymap's behaviour and on-disk format are unchanged):
   new and expunged mail, and ``get``): the message objects of a folder are kept per file name —
   UID, flags, subdirectory and date are all in it or fixed — and rebuilt only for files that
   changed (pymap built ~10k objects per command on a 10,000-message folder);
+* **appending many messages** (:func:`append_all`, the admin plane's seeding) writes the uid list
+  once for all of them (pymap's ``append`` rewrote the whole list per message: N²/2 records);
 * **SASL mechanisms**: pysasl looks them up in the installed packages' entry points on every
   connection (a third of a 10-message session's time); they are looked up once per process.
 """
