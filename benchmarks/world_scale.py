@@ -2,19 +2,26 @@
 
     python benchmarks/world_scale.py [--sizes 10 100 1000] [--big] [--repeat 5]
 
-For each size N a fresh world is seeded through the admin plane, then measured:
+For each service and size N a fresh world is seeded through the admin plane (inside
+``world.batched()``, as the harness runs a turn's setup), then measured:
 
-* seed: N admin writes (``world.calendar.add_event``), total seconds;
-* agent query: one typical agent request through the official client, as a reference solution
-  makes it (``agentplane.Calendar.events`` for one day: CalDAV discovery + ``search``), median ms;
-* checker read: ``world.calendar.events()`` (all events) and ``world.calendar.event(uid=...)``,
-  median ms;
-* snapshot: ``world.calendar.snapshot()``, median ms;
+* seed: N admin writes, total seconds — calendar: ``add_event`` (one-hour events, eight a day);
+  mail: ``deliver`` (one mail each from a colleague); kb: ``create_database`` with N rows; sheets:
+  ``create_spreadsheet`` with N rows of 6 columns;
+* agent query: one typical agent request through the client agents use, median ms — calendar:
+  one day's events over CalDAV (``agentplane.Calendar.events``); mail: imaplib LOGIN, SELECT,
+  ``UID SEARCH SUBJECT``, ``UID FETCH BODY.PEEK[]`` of the hit, LOGOUT (a fresh connection);
+  kb: notion-client ``data_sources.query`` with a title filter; sheets: gspread ``get_values`` of
+  one row's range;
+* checker reads, median ms: one item (calendar ``event(uid=)``, mail ``find(subject=)``, kb
+  ``row()``, sheets ``value()``) and the whole collection (``events()``, ``inbox()``, ``rows()``);
+* snapshot: the service's ``snapshot()``, median ms;
 * RSS: this process's resident set after seeding (MiB).
 
 ``--big`` adds N = 10,000. Targets (issue "the world at realistic size", at 10,000 items):
 seeding <= 5 s, agent query <= 30 ms, checker read <= 30 ms, snapshot <= 200 ms, growth at most
-linear. Prints a markdown table; no assertions.
+linear (each table is followed by the factor of every measure between consecutive sizes). Prints
+markdown; no assertions.
 """
 
 from __future__ import annotations
@@ -260,6 +267,20 @@ def main() -> None:
         print("|" + "|".join("---:" for _ in cols) + "|")
         for row in rows:
             print("| " + " | ".join(str(row[c]) for c in cols) + " |")
+        for before, after in zip(rows, rows[1:]):
+            print(growth(service, before, after, cols))
+
+
+def growth(service: str, before: dict[str, str], after: dict[str, str], cols: list[str]) -> str:
+    """The curve between two sizes: each measure's factor for the factor in N (linear: equal)."""
+    n0, n1 = (int(r["N"].replace(",", "")) for r in (before, after))
+    parts = []
+    for c in cols[1:]:
+        if c.startswith("RSS"):
+            continue
+        a, b = float(before[c]), float(after[c])
+        parts.append(f"{c.split(' (')[0]} ×{b / a:.1f}" if a > 0 else f"{c.split(' (')[0]} (from 0)")
+    return f"\n{service}: N ×{n1 / n0:.0f} ({n0:,} → {n1:,}): " + ", ".join(parts)
 
 
 if __name__ == "__main__":
