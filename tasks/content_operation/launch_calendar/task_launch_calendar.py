@@ -80,8 +80,25 @@ def local(when: str) -> datetime:
 
 
 # -- turns ----------------------------------------------------------------------------------------
+def seed_background(world: World) -> None:
+    """Ines's busy inbox (five weeks of mail) and her month of meetings (seed/background_*.csv,
+    made by make_background.py): the launch's own mails and calendar entries hide among them."""
+    for m in FOLDER.table("seed/background_mail.csv"):
+        cc = [m["cc"]] if m["cc"] else []
+        world.mail.deliver(m["from"], [m["to"]], m["subject"], m["body"], cc=cc, date=datetime.fromisoformat(m["date"]))
+    for e in FOLDER.table("seed/background_calendar.csv"):
+        world.calendar.add_event(
+            e["summary"],
+            local(f"{e['date']} {e['start']}"),
+            local(f"{e['date']} {e['end']}"),
+            attendees=[a for a in e["attendees"].split(";") if a],
+            location=e["location"] or None,
+        )
+
+
 @task.turn("2025-09-08 09:00 +02:00")
 def monday(world: World) -> str:
+    seed_background(world)
     world.kb.page_from_file(N.rules, "seed/rules.md")
     world.kb.database_from_csv(N.copy_db, COPY_SCHEMA, "seed/copy.csv")
     world.sheets.spreadsheet_from_csv(N.calendar_sheet, {"Posts": "seed/posts.csv", "Assets": "seed/assets.csv"})
