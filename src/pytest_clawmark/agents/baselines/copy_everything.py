@@ -80,22 +80,22 @@ class CopyEverythingAgent(BaselineAgent):
                 kit.attempt("fs.write", kit.write_file, target, data, summary=f"{same[0]} -> {target}")
 
     def paste(self, kit: Toolkit, mails: list[MailItem]) -> None:
+        """Every new mail into every page, database and sheet tab: one request per target (the
+        mails together), so a busy inbox costs requests per target, not per target and mail."""
         if not mails:
             return
+        together = "\n\n".join(pasted(m) for m in mails)
         for page in kit.attempt("kb.search_pages", kit.pages) or []:
-            for mail in mails:
-                kit.attempt("kb.append_blocks", kit.append_paragraph, page["id"], pasted(mail), summary=mail.subject)
+            kit.attempt("kb.append_blocks", kit.append_paragraph, page["id"], together, summary=f"{len(mails)} mails")
         for db in kit.attempt("kb.list_databases", kit.databases) or []:
-            for mail in mails:
-                props: dict[str, Any] = {}
-                for name, kind in sorted(db.types.items()):
-                    if kind == "title":
-                        props[name] = {"title": rich_text(mail.subject)}
-                    elif kind == "rich_text":
-                        props[name] = {"rich_text": rich_text(pasted(mail))}
-                kit.attempt("kb.create_page", kit.create_row, db, props, summary=f"{db.title}: {mail.subject}")
+            props: dict[str, Any] = {}
+            for name, kind in sorted(db.types.items()):
+                if kind == "title":
+                    props[name] = {"title": rich_text(" / ".join(m.subject for m in mails))}
+                elif kind == "rich_text":
+                    props[name] = {"rich_text": rich_text(together)}
+            kit.attempt("kb.create_page", kit.create_row, db, props, summary=f"{db.title}: {len(mails)} mails")
+        rows = [[m.subject, m.message.get("From", ""), m.text[:5000]] for m in mails]
         for sid, title in kit.attempt("sheets.list", kit.spreadsheets) or []:
             for tab in kit.attempt("sheets.get", kit.tabs, sid, summary=title) or []:
-                for mail in mails:
-                    row = [mail.subject, mail.message.get("From", ""), mail.text[:5000]]
-                    kit.attempt("sheets.values.append", kit.append_row, sid, tab, row, summary=f"{title}/{tab}")
+                kit.attempt("sheets.values.append", kit.append_rows, sid, tab, rows, summary=f"{title}/{tab}")

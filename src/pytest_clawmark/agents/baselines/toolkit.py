@@ -44,6 +44,11 @@ from ..base import ToolCall
 
 NETWORK_TIMEOUT = 10.0
 """Seconds any one request may take."""
+MAIL_WINDOW = 40
+"""Mails a baseline works through: the newest 40 of the INBOX, as a hurried person skims. It
+bounds a blind agent's time on a task that seeds hundreds of background mails (every baseline
+acts on every mail it reads: forwarding each to everyone took ~90 s a task) and keeps the mails
+that matter, which arrive last, within its reach."""
 MAX_CELL = 20_000
 """Characters written into one cell or property (the servers' own limits are higher)."""
 MAX_FILES = 500
@@ -176,7 +181,8 @@ class Toolkit:
 
     # -- mail ----------------------------------------------------------------------------------
     def inbox(self) -> list[MailItem]:
-        """Every mail of the user's INBOX, by UID (read with BODY.PEEK: flags stay as they are)."""
+        """The newest :data:`MAIL_WINDOW` mails of the user's INBOX, by UID (read with BODY.PEEK:
+        flags stay as they are)."""
         if not self.has("mail"):
             return []
         with imaplib.IMAP4(
@@ -185,13 +191,18 @@ class Toolkit:
             imap.login(self.env["CLAWMARK_MAIL_USER"], self.env["CLAWMARK_MAIL_PASSWORD"])
             imap.select("INBOX", readonly=True)
             _, data = imap.uid("SEARCH", None, "ALL")
+            uids = data[0].split()[-MAIL_WINDOW:]
+            if not uids:
+                return []
+            _, parts = imap.uid("FETCH", b",".join(uids), "(UID BODY.PEEK[])")
             out = []
-            for uid in data[0].split():
-                _, parts = imap.uid("FETCH", uid, "(BODY.PEEK[])")
-                raw = next((p[1] for p in parts if isinstance(p, tuple)), b"")
-                msg = email.message_from_bytes(raw, policy=email.policy.default)
-                out.append(MailItem(int(uid), msg))  # type: ignore[arg-type]
-            return out
+            for part in parts:
+                if not isinstance(part, tuple):
+                    continue
+                uid = re.search(rb"UID (\d+)", part[0])
+                msg = email.message_from_bytes(part[1], policy=email.policy.default)
+                out.append(MailItem(int(uid.group(1)) if uid else 0, msg))  # type: ignore[arg-type]
+            return sorted(out, key=lambda m: m.uid)
 
     def send(
         self,
@@ -361,12 +372,15 @@ class Toolkit:
         return self._sheets_json(self.sheets_http.post(f"/v4/spreadsheets/{sid}/values:batchUpdate", json=body))
 
     def append_row(self, sid: str, tab: str, values: Sequence[Any]) -> Any:
+        return self.append_rows(sid, tab, [values])
+
+    def append_rows(self, sid: str, tab: str, rows: Sequence[Sequence[Any]]) -> Any:
         rng = quote(f"{quoted_tab(tab)}!A1", safe="")
         return self._sheets_json(
             self.sheets_http.post(
                 f"/v4/spreadsheets/{sid}/values/{rng}:append",
                 params={"valueInputOption": "USER_ENTERED"},
-                json={"values": [list(values)]},
+                json={"values": [list(r) for r in rows]},
             )
         )
 
