@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 import subprocess
 import tempfile
+from datetime import date
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
@@ -69,7 +70,12 @@ def frame(i: int, sku: str, price: str) -> Image.Image:
         d.text((260, 70), "Driftwood Mini", font=font("DejaVuSans-Bold.ttf", 40), fill=(20, 40, 48))
         d.text((262, 135), f"SKU  {sku}", font=font("DejaVuSansMono-Bold.ttf", 28), fill=(20, 40, 48))
         d.text((262, 180), f"\u20ac{price}", font=font("DejaVuSans-Bold.ttf", 52), fill=(190, 70, 40))
-        d.text((262, 258), "On sale 18.09.2025", font=font("DejaVuSans.ttf", 28), fill=(20, 40, 48))
+        d.text(
+            (262, 258),
+            f"On sale {date.fromisoformat(F.launch.on_sale):%d.%m.%Y}",
+            font=font("DejaVuSans.ttf", 28),
+            fill=(20, 40, 48),
+        )
         d.text(
             (262, 300),
             "12 h battery  \u00b7  floats  \u00b7  IP67",
