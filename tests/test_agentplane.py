@@ -99,3 +99,21 @@ def test_calendar_book_and_list(world: World, view: AgentView) -> None:
     found = view.calendar.events(NOW, NOW + timedelta(days=2))
     assert [str(c["SUMMARY"]) for c in found] == ["Triage"]
     assert json.dumps(str(found[0]["UID"])) == '"t@corp.example"'
+
+
+def test_calendar_delete_and_kb_page_text(world: World, view: AgentView) -> None:
+    """What task authors reached for raw caldav and block endpoints to do."""
+    from caldav.lib import error as caldav_error
+
+    start = datetime(2025, 6, 3, 10, tzinfo=timezone.utc)
+    view.calendar.book("keep-1", "Keep", start, start + timedelta(hours=1))
+    view.calendar.book("drop-1", "Drop", start, start + timedelta(hours=1))
+    view.calendar.delete("drop-1")
+    assert [str(e["UID"]) for e in view.calendar.events(start, start + timedelta(hours=2))] == ["keep-1"]
+    with pytest.raises(caldav_error.NotFoundError):
+        view.calendar.delete("drop-1")  # gone: an error, not a silent no-op
+    world.kb.create_page("Runbook", "# Cutover\n\nStep one: freeze writes.\n\n- check the sync\n- call Dana")
+    text = view.kb.page_text("Runbook")
+    assert "Step one: freeze writes." in text and "call Dana" in text
+    with pytest.raises(AgentPlaneError):
+        view.kb.page_text("No such page")

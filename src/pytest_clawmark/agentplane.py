@@ -43,6 +43,11 @@ class AgentPlaneError(LookupError):
     """A lookup on the agent plane found nothing, or more than one thing, where one was needed."""
 
 
+def _page_title(page: Mapping[str, Any]) -> str:
+    """The text of a page's title property."""
+    return next((_text(p["title"]) for p in page.get("properties", {}).values() if p.get("type") == "title"), "")
+
+
 def _one(found: list[Any], what: str) -> Any:
     if len(found) != 1:
         raise AgentPlaneError(f"{what}: expected exactly one, found {len(found)}")
@@ -166,6 +171,28 @@ class Notion:
 
     def update_page(self, page_id: str, properties: Mapping[str, Any]) -> dict[str, Any]:
         return self.request("PATCH", f"/v1/pages/{page_id}", {"properties": dict(properties)})
+
+    def page_text(self, title: str) -> str:
+        """The text of the page titled exactly ``title``: its blocks' plain text, one line per
+        block, in order (children of a block follow it), as a reader of the page sees it."""
+        found = self.request("POST", "/v1/search", {"query": title, "filter": {"property": "object", "value": "page"}})
+        ids = [p["id"] for p in found["results"] if _page_title(p) == title]
+        lines: list[str] = []
+        self._block_text(_one(ids, f"page titled {title!r}"), lines)
+        return "\n".join(lines)
+
+    def _block_text(self, block_id: str, lines: list[str]) -> None:
+        cursor = None
+        while True:
+            path = f"/v1/blocks/{block_id}/children?page_size=100" + (f"&start_cursor={cursor}" if cursor else "")
+            page = self.request("GET", path)
+            for block in page["results"]:
+                lines.append(_text(block.get(block["type"], {}).get("rich_text", [])))
+                if block.get("has_children"):
+                    self._block_text(block["id"], lines)
+            if not page.get("has_more"):
+                return
+            cursor = page["next_cursor"]
 
     # -- schema-aware rows: what a reference solution says in domain terms ------------------------
     def schema(self, title: str) -> dict[str, str]:
@@ -412,6 +439,11 @@ class Calendar:
         cal.add_component(ev)
         with self._client() as client:
             self._calendar(client).save_event(cal.to_ical().decode())
+
+    def delete(self, uid: str) -> None:
+        """Remove the event with this UID from the default calendar (a CalDAV ``DELETE``)."""
+        with self._client() as client:
+            self._calendar(client).event_by_uid(uid).delete()
 
     def events(self, start: datetime, end: datetime) -> list[Any]:
         """The VEVENT components overlapping [start, end), sorted by start then UID."""
