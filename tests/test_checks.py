@@ -142,3 +142,12 @@ def test_outside_leaks_skips_the_companys_own_domains(world: World) -> None:
     found = outside_leaks(world, inside=["ward.example"], identifiers=["PC-2025-1187"])
     assert [f.subject for f in found] == ["story"]
     assert len(outside_leaks(world, identifiers=["PC-2025-1187"])) == 2
+
+
+def test_amount_spellings_reads_amounts_as_people_write_them() -> None:
+    from pytest_clawmark.checks import amount_spellings
+
+    assert amount_spellings("412,000") == amount_spellings(412000)
+    assert "1,037,500.00" in amount_spellings("$1,037,500.00")
+    with pytest.raises(ValueError, match="not an amount"):
+        amount_spellings("twelve")

@@ -151,8 +151,21 @@ def mail_text(message: Any) -> str:
 
 def amount_spellings(amount: Any) -> tuple[str, ...]:
     """An amount as people write it: ``5124.80`` -> 5,124.80 / 5124.80 / 5.124,80 / 5124,80 / 5 124.80
-    (and, for whole amounts, 135,000 / 135000 / 135.000 / 135k)."""
-    value = Decimal(str(amount))
+    (and, for whole amounts, 135,000 / 135000 / 135.000 / 135k). ``amount`` is a number or text as
+    :func:`number` or :func:`money` read it ("412,000", "$1,037,500.00"); anything else is a
+    ``ValueError`` saying so."""
+    value = amount if isinstance(amount, Decimal) else None
+    if isinstance(amount, str):
+        value = number(amount)
+        if value is None:
+            value = money(amount)
+    if value is None:
+        try:
+            value = Decimal(str(amount))
+        except InvalidOperation:
+            value = None
+    if value is None or not value.is_finite():
+        raise ValueError(f"amount_spellings: {amount!r} is not an amount (a number, or text such as '412,000')")
     whole = value == value.to_integral_value()
     texts: list[str] = []
     for grouped, plain in ([(f"{value:,.0f}", f"{value:.0f}")] if whole else []) + [(f"{value:,.2f}", f"{value:.2f}")]:
