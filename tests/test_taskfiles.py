@@ -210,3 +210,12 @@ def test_new_task_scaffolds_a_lint_clean_task_that_scores_100_and_0(tmp_path: Pa
     ]:
         bad = _clawmark("new-task", spec, cwd=tmp_path)
         assert bad.returncode == 2 and message in bad.stderr, (spec, bad.stderr)
+
+
+def test_a_placeholder_that_is_no_fact_name_is_an_error() -> None:
+    """``{{ items.IT-1 }}`` used to stay in the text as it was: a silent typo in a mail."""
+    from pytest_clawmark.taskfiles import TaskFileError, fill
+
+    assert fill("{{ a.b }}", {"a": {"b": 1}}, "mail/x.txt") == "1"
+    with pytest.raises(TaskFileError, match=r"mail/x.txt: \{\{ items.IT-1 \}\} is not a fact name"):
+        fill("See {{ items.IT-1 }}.", {"items": {"IT-1": 2}}, "mail/x.txt")

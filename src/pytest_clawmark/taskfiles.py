@@ -47,6 +47,9 @@ __all__ = [
 ]
 
 PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][\w.]*)\s*\}\}")
+MALFORMED = re.compile(r"\{\{\s*([A-Za-z_][^{}\s]*)\s*\}\}")
+"""A placeholder whose name is not a dotted name of letters, digits and ``_`` (``{{ items.IT-1 }}``):
+an error rather than text left in place (TOML keys with other characters cannot be named)."""
 MAIL_HEADERS = ("from", "to", "cc", "subject", "attachments", "in-reply-to", "message-id", "date")
 
 
@@ -118,7 +121,14 @@ def fill(text: str, values: Mapping[str, Any] | None, where: str) -> str:
             raise TaskFileError(f"{where}: {{{{ {m.group(1)} }}}} is a table or a list, not a value to write in text")
         return str(value)
 
-    return PLACEHOLDER.sub(one, text)
+    filled = PLACEHOLDER.sub(one, text)
+    bad = MALFORMED.search(filled)
+    if bad:
+        raise TaskFileError(
+            f"{where}: {{{{ {bad.group(1)} }}}} is not a fact name (letters, digits, '_' and dots only: "
+            "name the TOML key without '-' or spaces)"
+        )
+    return filled
 
 
 def _read(path: Path) -> str:

@@ -122,7 +122,7 @@ def thursday(world: World) -> str:
 
 @task.turn("2025-09-12 09:00 +01:00", loud=["quality_coach_added", "outplacement_chase"])
 def friday(world: World) -> str:
-    world.mail.deliver_file("mail/day4_olwen_decision.txt")
+    world.mail.deliver_file("mail/day4_olwen_decision.txt", new_role=F.added["N-206"])
     world.mail.deliver_file("mail/day4_talentbridge_chase.txt")
     return FOLDER.text("messages/day4.md")
 
