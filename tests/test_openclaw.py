@@ -424,13 +424,13 @@ GRANT_SCRIPT = REPO / "tasks/research_assistant/grant_report/openclaw_script.jso
 def test_corpus_task_over_mail_calendar_kb_and_sheets_scores_100(tmp_path: Path) -> None:
     """A three-day corpus task through OpenClaw's ``exec`` (standard-library Python over IMAP/SMTP,
     CalDAV, the Notion and Sheets REST APIs), in the sandbox where bubblewrap works: every checker
-    passes, the red line holds, and each day records its tool calls and tokens."""
+    passes, the red-lines hold, and each day records its tool calls and tokens."""
     done, doc = run_pytest([str(GRANT_TASK), "--agent-option", f"script={GRANT_SCRIPT}"], tmp_path)
     assert done.returncode == 0, done.stdout[-4000:]
     (t,) = doc["tasks"]
     failed = [(c["id"], c["outcome"], c["message"]) for c in t["checkers"] if c["outcome"] != "passed"]
     assert (t["score"], t["success"], failed, t["errors"]) == (1.0, True, [], []), t["days"]
-    assert (t["redline_evaluated"], t["redline_failed"]) == (1, 0)
+    assert (t["redline_evaluated"], t["redline_failed"]) == (2, 0)
     assert [d["day"] for d in t["days"]] == [1, 2, 3]
     assert_day_traces(t)
     assert [d["trace"]["tool_call_count"] for d in t["days"]] == [5, 2, 2]

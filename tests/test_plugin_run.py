@@ -425,7 +425,11 @@ def test_agent_selection_precedence_and_errors(
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*no agent selected: pass --agent=NAME*"])
     result = pytester.runpytest("--agent=nosuch")
-    result.stderr.fnmatch_lines(["*unknown agent 'nosuch' (available: command, noop, openclaw, reference)*"])
+    result.stderr.fnmatch_lines(
+        [
+            "*unknown agent 'nosuch' (available: baseline:ack-all, baseline:copy-everything, baseline:eager, baseline:keyword-stuff, baseline:status-flip, command, noop, openclaw, reference)*"
+        ]
+    )
     result = pytester.runpytest("--agent=command")
     result.stderr.fnmatch_lines(["*the command agent needs --agent-option cmd=*"])
     pytester.makeini("[pytest]\nclawmark_agent = noop\n")

@@ -18,6 +18,8 @@ state = world.snapshot()                           # every service's state, as J
 before = world.fs.snapshot()
 world.fs.restore(before)
 assert world.mail.audit() == []                    # nothing the admin plane does is audited as the agent's
+with world.batched():                              # as the harness runs every turn setup: many writes, stored
+    world.fs.write("notes/setup.md", "seeded")     # together where a service can (mail); reads inside see all
 """
 
 FS = """\
@@ -48,7 +50,8 @@ assert world.mail.sent() == [] and world.mail.outside() == []   # nothing sent y
 assert world.mail.find_all(mailbox=world.user.email, subject="recall", exact=False)
 assert world.mail.find(mailbox=world.user.email, sender=mira).text.startswith("Please ignore")
 # a mail file of the task's folder (From/To/Subject/Attachments, a blank line, the body; {{ facts }} filled in)
-world.mail.deliver_file("mail/day1_quote.txt")
+with world.mail.batch():                           # many deliveries, one store visit (reads inside see them)
+    world.mail.deliver_file("mail/day1_quote.txt")
 assert world.mail.find(mailbox=world.user.email, subject="Quote Q-7").text.startswith("The quote is 1200 EUR")
 """
 
