@@ -10,7 +10,8 @@ For each service and size N a fresh world is seeded through the admin plane (ins
   ``create_spreadsheet`` with N rows of 6 columns;
 * agent query: one typical agent request through the client agents use, median ms — calendar:
   one day's events over CalDAV (``agentplane.Calendar.events``); mail: imaplib LOGIN, SELECT,
-  ``UID SEARCH SUBJECT``, ``UID FETCH BODY.PEEK[]`` of the hit, LOGOUT (a fresh connection);
+  ``UID SEARCH SUBJECT``, ``UID FETCH BODY.PEEK[]`` of the hit, LOGOUT (a fresh connection), and
+  the SELECT+SEARCH+FETCH alone on a logged-in connection;
   kb: notion-client ``data_sources.query`` with a title filter; sheets: gspread ``get_values`` of
   one row's range;
 * checker reads, median ms: one item (calendar ``event(uid=)``, mail ``find(subject=)``, kb
@@ -130,6 +131,18 @@ def mail(n: int, root: Path, repeat: int) -> dict[str, Any]:
 
         agent_query()
         query = timed(agent_query, repeat)
+        # the same commands on a connection already logged in (what an agent's session repeats)
+        imap = imaplib.IMAP4(env["CLAWMARK_IMAP_HOST"], int(env["CLAWMARK_IMAP_PORT"]))
+        imap.login(env["CLAWMARK_MAIL_USER"], env["CLAWMARK_MAIL_PASSWORD"])
+
+        def select_search_fetch() -> None:
+            imap.select("INBOX", readonly=True)
+            _, data = imap.uid("SEARCH", None, "SUBJECT", f'"{wanted}"')
+            imap.uid("FETCH", b",".join(data[0].split()), "(BODY.PEEK[])")
+
+        select_search_fetch()
+        in_session = timed(select_search_fetch, repeat)
+        imap.logout()
         read_all = timed(world.mail.inbox, repeat)
         read_one = timed(lambda: world.mail.find(mailbox=USER, subject=wanted), repeat)
         snap = timed(world.mail.snapshot, repeat)
@@ -139,6 +152,7 @@ def mail(n: int, root: Path, repeat: int) -> dict[str, Any]:
     return {
         "seed (s)": f"{seed:.2f}",
         "agent query (ms)": f"{query:.1f}",
+        "select+search+fetch (ms)": f"{in_session:.1f}",
         "inbox() (ms)": f"{read_all:.1f}",
         "find() (ms)": f"{read_one:.1f}",
         "snapshot (ms)": f"{snap:.1f}",
