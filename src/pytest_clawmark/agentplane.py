@@ -103,11 +103,27 @@ class Mail:
             return [email.message_from_bytes(raw, policy=email.policy.default) for raw in raws]  # type: ignore[misc]
 
     def find(self, subject: str, folder: str = "INBOX") -> EmailMessage:
-        """The newest message whose subject contains ``subject``."""
-        found = [m for m in self.messages(folder) if subject in str(m["Subject"] or "")]
+        """The newest message whose subject contains ``subject``. The server narrows the folder
+        first (``UID SEARCH SUBJECT``, case-insensitive), so only candidates are fetched: a busy
+        inbox of hundreds costs one small fetch, not all of it."""
+        found = [m for m in self._candidates(subject, folder) if subject in str(m["Subject"] or "")]
         if not found:
             raise AgentPlaneError(f"no mail in {folder} with {subject!r} in the subject")
         return found[-1]
+
+    def _candidates(self, subject: str, folder: str) -> list[EmailMessage]:
+        if not subject.isascii() or '"' in subject or "\\" in subject:
+            return self.messages(folder)  # SEARCH would need a literal or a charset: read all
+        with imaplib.IMAP4(self.env["CLAWMARK_IMAP_HOST"], int(self.env["CLAWMARK_IMAP_PORT"])) as imap:
+            imap.login(self.user, self.env["CLAWMARK_MAIL_PASSWORD"])
+            imap.select(folder, readonly=True)
+            _, data = imap.uid("SEARCH", None, "SUBJECT", f'"{subject}"')
+            uids = data[0].split()
+            if not uids:
+                return []
+            _, parts = imap.uid("FETCH", b",".join(uids), "(BODY.PEEK[])")
+            raws = [p[1] for p in parts if isinstance(p, tuple)]
+            return [email.message_from_bytes(raw, policy=email.policy.default) for raw in raws]  # type: ignore[misc]
 
     @staticmethod
     def attachments(msg: EmailMessage) -> dict[str, bytes]:
