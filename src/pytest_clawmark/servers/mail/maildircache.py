@@ -55,7 +55,7 @@ from pymap.parsing.specials import ObjectId
 from pymap.search import EnvelopeSearchCriteria
 from pysasl import SASLAuth
 
-__all__ = ["CONTENT_CACHE_BYTES", "ContentCache", "append_all", "install", "sasl_mechanisms"]
+__all__ = ["CONTENT_CACHE_BYTES", "ContentCache", "append_all", "install", "relist", "sasl_mechanisms"]
 
 CONTENT_CACHE_BYTES = 64 << 20
 """Raw bytes of parsed messages kept per process (a parsed message costs ~3× its size)."""
@@ -232,6 +232,13 @@ def _refresh(self: Any) -> None:
     self._last_read = time.time()
 
 
+def relist(maildir: Any) -> None:
+    """List ``maildir`` again now, for a file renamed, moved or added since its last listing (the
+    stdlib re-lists in full only within 2 s of its last read: that is what setting it forces)."""
+    maildir._last_read = time.time()
+    maildir._refresh()
+
+
 def _lookup(self: Any, key: str) -> str:
     """The file of ``key`` from the table of contents; refreshed once when unknown."""
     try:
@@ -251,24 +258,27 @@ def _arrival(self: Any, key: str, subpath: str) -> float:
     return when
 
 
+def _metadata(maildir: Any, key: str, subpath: str) -> MaildirMessage:
+    """A message's maildir metadata: subdirectory and flags from its file name, its arrival date
+    (FileNotFoundError if the file is not at ``subpath``)."""
+    when = _arrival(maildir, key, subpath)
+    msg = MaildirMessage()
+    subdir, name = maildir._split(subpath)
+    msg.set_subdir(subdir)
+    if maildir.colon in name:
+        msg.set_info(name.rsplit(maildir.colon, 1)[-1])
+    msg.set_date(when)
+    return msg
+
+
 def _get_message_metadata(self: Any, key: str) -> MaildirMessage:
     """pymap's metadata read (subdirectory, flags from the file name, date) without touching the
     file once its date is known; a file gone since the last refresh is looked up again once."""
-    subpath = self._lookup(key)
     try:
-        when = _arrival(self, key, subpath)
+        return _metadata(self, key, self._lookup(key))
     except FileNotFoundError:
-        self._last_read = time.time()  # makes the next refresh re-list (stdlib's 2-second rule)
-        self._refresh()
-        subpath = self._toc[key]
-        when = _arrival(self, key, subpath)
-    msg = MaildirMessage()
-    subdir, name = self._split(subpath)
-    msg.set_subdir(subdir)
-    if self.colon in name:
-        msg.set_info(name.rsplit(self.colon, 1)[-1])
-    msg.set_date(when)
-    return msg
+        relist(self)
+        return _metadata(self, key, self._toc[key])
 
 
 _ENVELOPE_FIELDS = {b"BCC": "bcc", b"CC": "cc", b"FROM": "from_", b"SUBJECT": "subject", b"TO": "to"}
@@ -329,8 +339,7 @@ def stored_file(maildir: Any, key: str, *, read: bool = True) -> tuple[str, byte
             except FileNotFoundError:
                 pass
         if attempt == 0:
-            maildir._last_read = time.time()  # the stdlib re-lists within 2 s of its last read
-            maildir._refresh()
+            relist(maildir)
     return None
 
 
@@ -357,12 +366,7 @@ def _message(self: Any, known: dict[tuple[int, str], Any], record: Record, subpa
     msg = known.get((record.uid, subpath))
     if msg is None:
         maildir = self._maildir
-        info = MaildirMessage()
-        subdir, name = maildir._split(subpath)
-        info.set_subdir(subdir)
-        if maildir.colon in name:
-            info.set_info(name.rsplit(maildir.colon, 1)[-1])
-        info.set_date(_arrival(maildir, record.key, subpath))
+        info = _metadata(maildir, record.key, subpath)
         email_id = self._get_object_id(record, "E")
         thread_id = self._get_object_id(record, "T")
         msg = _maildir.Message.from_maildir(
@@ -395,9 +399,8 @@ async def _messages(self: Any) -> AsyncIterator[Any]:
                 if relisted:  # not there in this call's own listing either: expunged
                     break
                 # added or moved since the listing (a flag change; new/ to cur/ on SELECT): list
-                # the folder again, once per call (the stdlib re-lists within 2 s of its last read)
-                maildir._last_read = time.time()
-                maildir._refresh()
+                # the folder again, once per call
+                relist(maildir)
                 relisted = True
             if msg is None:
                 continue

@@ -26,7 +26,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import time
 from datetime import datetime
 from mailbox import MaildirMessage
 from typing import Any
@@ -36,7 +35,7 @@ from pymap.mime import MessageContent
 from pymap.parsing.message import AppendMessage
 from pymap.parsing.specials import FetchRequirement
 
-from .maildircache import load_cached
+from .maildircache import load_cached, relist
 from .screening import cpu_executor
 
 __all__ = ["INLINE_PARSE_LINES", "RawMaildirMessage", "install", "stored_bytes"]
@@ -113,8 +112,7 @@ def stored_bytes(msg: Any) -> bytes | None:
         except FileNotFoundError:  # renamed (a flag change) or removed since the last listing
             if attempt:
                 return None
-            maildir._last_read = time.time()  # the stdlib re-lists within 2 s of its last read
-            maildir._refresh()
+            relist(maildir)
     return None
 
 
