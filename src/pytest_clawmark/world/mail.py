@@ -25,7 +25,7 @@ from email.utils import formataddr, parseaddr
 from typing import Any
 
 from ..servers.mail import limits
-from ..servers.mail.delivery import OUTSIDE, SENT_FOLDER, SENT_LEDGER, Directory, Postmaster
+from ..servers.mail.delivery import OUTSIDE, SENT_LEDGER, Directory, Postmaster
 from ..servers.mail.imap import ImapServer, start_imap
 from ..servers.mail.message import Attachment, AttachmentSpec, Message, ParsedMessages, build_message
 from ..servers.mail.smtp import SmtpServer, SubmissionHandler, start_smtp
@@ -277,7 +277,8 @@ class MailService(Service):
         for account, folder, stored in self._postmaster.routed(raw, [*to_list, *cc_list], return_path=from_addr):
             self._pending.append((account, folder, stored, when, ()))
         if from_addr.lower() == user.lower():
-            self._pending.append((user, SENT_FOLDER, raw, when, ("\\Seen",)))
+            login, folder, stored, flags = self._postmaster.sent_copy(user, raw)
+            self._pending.append((login, folder, stored, when, flags))
         if not self._batching or len(self._pending) >= self.PENDING_LIMIT:
             self._flush()
         self.ctx.mutations.note(

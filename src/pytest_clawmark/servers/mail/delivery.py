@@ -104,7 +104,13 @@ class Postmaster:
 
     async def file_sent(self, sender_login: str, raw: bytes, *, when: datetime) -> int:
         """A read copy in the sender's ``Sent`` folder."""
-        return await self.store.append(sender_login, SENT_FOLDER, raw, when=when, flags=("\\Seen",))
+        login, folder, stored, flags = self.sent_copy(sender_login, raw)
+        return await self.store.append(login, folder, stored, when=when, flags=flags)
+
+    @staticmethod
+    def sent_copy(sender_login: str, raw: bytes) -> tuple[str, str, bytes, tuple[str, ...]]:
+        """Where :meth:`file_sent` files its copy: ``(login, folder, bytes, flags)``."""
+        return sender_login, SENT_FOLDER, raw, ("\\Seen",)
 
     async def submit(
         self,

@@ -331,7 +331,7 @@ class ParsedMessages:
             if raw is None:
                 raise KeyError(key)
             return parse_message(raw, **facts)  # type: ignore[arg-type]
-        fact_key = tuple(facts.values())
+        fact_key = self._fact_key(mailbox, folder, uid, facts["flags"], internal_date)  # type: ignore[arg-type]
         with self._lock:
             parsed = self._entries.get(key)
             if parsed is not None:
@@ -361,7 +361,7 @@ class ParsedMessages:
     def json(self, key: str, message: Message, inline_limit: int | None) -> dict[str, Any]:
         """``message.to_json(inline_limit=...)`` of a copy :meth:`get` returned for ``key``,
         computed once per copy (read only: the dict is shared by every snapshot holding it)."""
-        fact_key = (message.mailbox, message.folder, message.uid, message.flags, message.internal_date)
+        fact_key = self._fact_key(message.mailbox, message.folder, message.uid, message.flags, message.internal_date)
         with self._lock:
             hit = self._copies.get(key, {}).get(fact_key)
             if hit is not None and hit[0] is message and inline_limit in hit[1]:
@@ -371,6 +371,13 @@ class ParsedMessages:
             with self._lock:
                 hit[1][inline_limit] = data
         return data
+
+    @staticmethod
+    def _fact_key(
+        mailbox: str, folder: str, uid: int, flags: tuple[str, ...], internal_date: datetime | None
+    ) -> tuple[Any, ...]:
+        """What tells one stored copy of a message from another (flags sorted)."""
+        return (mailbox, folder, uid, flags, internal_date)
 
     def clear(self) -> None:
         with self._lock:
