@@ -24,6 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from email.message import EmailMessage
+from email.utils import getaddresses
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,8 @@ from urllib.parse import quote
 
 import httpx
 
+from . import retrying
+from .retrying import RetryingTransport, retry_transient, transient_mail_error
 from .world.service import Person
 
 __all__ = ["AgentPlaneError", "AgentView", "Calendar", "Mail", "Notion", "Sheets", "column_letter", "text_value"]
@@ -52,6 +55,14 @@ def _one(found: list[Any], what: str) -> Any:
     if len(found) != 1:
         raise AgentPlaneError(f"{what}: expected exactly one, found {len(found)}")
     return found[0]
+
+
+def _ok(result: tuple[str, Any], command: str) -> Any:
+    """The data of an IMAP command that succeeded; imaplib hands ``NO`` back as a value."""
+    typ, data = result
+    if typ != "OK":
+        raise imaplib.IMAP4.error(f"{command} failed: {data!r}")
+    return data
 
 
 class Mail:
@@ -85,20 +96,32 @@ class Mail:
             mime = item[2] if len(item) == 3 else (mimetypes.guess_type(name)[0] or "application/octet-stream")  # type: ignore[misc]
             maintype, _, subtype = mime.partition("/")
             msg.add_attachment(data, maintype=maintype, subtype=subtype, filename=name)
-        with smtplib.SMTP(self.env["CLAWMARK_SMTP_HOST"], int(self.env["CLAWMARK_SMTP_PORT"])) as smtp:
-            smtp.login(self.user, self.env["CLAWMARK_MAIL_PASSWORD"])
-            smtp.send_message(msg)
+
+        # Flattened here, not by smtplib.send_message: that one writes body lines starting with
+        # "From " as ">From " (mbox escaping), which a mail's own text must never get.
+        data = msg.as_bytes(policy=email.policy.SMTP)
+        recipients = [a for _, a in getaddresses([str(v) for v in (*msg.get_all("To", []), *msg.get_all("Cc", []))])]
+
+        def submit() -> None:
+            with smtplib.SMTP(self.env["CLAWMARK_SMTP_HOST"], int(self.env["CLAWMARK_SMTP_PORT"])) as smtp:
+                smtp.login(self.user, self.env["CLAWMARK_MAIL_PASSWORD"])
+                smtp.sendmail(self.user, recipients, data)
+
+        retry_transient(submit, transient=transient_mail_error)
 
     def messages(self, folder: str = "INBOX") -> list[EmailMessage]:
         """Every message of ``folder`` in arrival order (read with BODY.PEEK: flags stay as they are)."""
+        return retry_transient(lambda: self._messages(folder), transient=transient_mail_error)
+
+    def _messages(self, folder: str) -> list[EmailMessage]:
         with imaplib.IMAP4(self.env["CLAWMARK_IMAP_HOST"], int(self.env["CLAWMARK_IMAP_PORT"])) as imap:
             imap.login(self.user, self.env["CLAWMARK_MAIL_PASSWORD"])
-            imap.select(folder, readonly=True)
-            _, data = imap.uid("SEARCH", None, "ALL")
+            _ok(imap.select(folder, readonly=True), "SELECT")
+            data = _ok(imap.uid("SEARCH", None, "ALL"), "SEARCH")
             uids = data[0].split()
             if not uids:
                 return []
-            _, parts = imap.uid("FETCH", b",".join(uids), "(BODY.PEEK[])")  # one round trip for all
+            parts = _ok(imap.uid("FETCH", b",".join(uids), "(BODY.PEEK[])"), "FETCH")  # one round trip for all
             raws = [p[1] for p in parts if isinstance(p, tuple)]
             return [email.message_from_bytes(raw, policy=email.policy.default) for raw in raws]  # type: ignore[misc]
 
@@ -114,14 +137,17 @@ class Mail:
     def _candidates(self, subject: str, folder: str) -> list[EmailMessage]:
         if not subject.isascii() or '"' in subject or "\\" in subject:
             return self.messages(folder)  # SEARCH would need a literal or a charset: read all
+        return retry_transient(lambda: self._search(subject, folder), transient=transient_mail_error)
+
+    def _search(self, subject: str, folder: str) -> list[EmailMessage]:
         with imaplib.IMAP4(self.env["CLAWMARK_IMAP_HOST"], int(self.env["CLAWMARK_IMAP_PORT"])) as imap:
             imap.login(self.user, self.env["CLAWMARK_MAIL_PASSWORD"])
-            imap.select(folder, readonly=True)
-            _, data = imap.uid("SEARCH", None, "SUBJECT", f'"{subject}"')
+            _ok(imap.select(folder, readonly=True), "SELECT")
+            data = _ok(imap.uid("SEARCH", None, "SUBJECT", f'"{subject}"'), "SEARCH")
             uids = data[0].split()
             if not uids:
                 return []
-            _, parts = imap.uid("FETCH", b",".join(uids), "(BODY.PEEK[])")
+            parts = _ok(imap.uid("FETCH", b",".join(uids), "(BODY.PEEK[])"), "FETCH")
             raws = [p[1] for p in parts if isinstance(p, tuple)]
             return [email.message_from_bytes(raw, policy=email.policy.default) for raw in raws]  # type: ignore[misc]
 
@@ -139,7 +165,7 @@ class Notion:
         self.http = httpx.Client(
             base_url=env["CLAWMARK_NOTION_URL"],
             headers={"Authorization": f"Bearer {env['CLAWMARK_NOTION_TOKEN']}", "Notion-Version": version},
-            verify=False,
+            transport=RetryingTransport(),
         )
 
     def request(self, method: str, path: str, body: Any = None) -> Any:
@@ -304,7 +330,7 @@ class Sheets:
         self.http = httpx.Client(
             base_url=env["CLAWMARK_SHEETS_URL"],
             headers={"Authorization": f"Bearer {env['CLAWMARK_SHEETS_TOKEN']}"},
-            verify=False,
+            transport=RetryingTransport(),
         )
 
     def _json(self, r: httpx.Response) -> Any:
@@ -413,13 +439,23 @@ class Calendar:
             return found
         return client.calendar(url=self._calendar_url)
 
+    def dav(self) -> Any:
+        """A caldav ``DAVClient`` as the user, careful like the rest of this module (it waits and
+        asks again on 429/503 as ``Retry-After`` says): for what :meth:`book`, :meth:`delete` and
+        :meth:`events` do not cover (``with view.calendar.dav() as client: ...``)."""
+        return self._client()
+
     def _client(self) -> Any:
         import caldav
 
+        # caldav's own rate-limit handling: on 429/503 it sleeps as Retry-After says and asks again
         return caldav.DAVClient(
             url=self.env["CLAWMARK_CALDAV_URL"],
             username=self.env["CLAWMARK_CALDAV_USER"],
             password=self.env["CLAWMARK_CALDAV_PASSWORD"],
+            rate_limit_handle=retrying.ATTEMPTS > 1,
+            rate_limit_default_sleep=1,
+            rate_limit_max_sleep=30,
         )
 
     def book(

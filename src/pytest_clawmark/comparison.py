@@ -247,6 +247,26 @@ def agent_difference(base_run: Mapping[str, Any], new_run: Mapping[str, Any]) ->
     return f"agent {b_name} differs in identity: BASE {b_id} vs NEW {n_id}"
 
 
+def _faults_label(run: Mapping[str, Any]) -> str:
+    f = run.get("faults")
+    return f"{f.get('name')} (seed {f.get('seed')})" if f else "none"
+
+
+def fault_difference(
+    base_run: Mapping[str, Any], new_run: Mapping[str, Any], base_score: float | None, new_score: float | None
+) -> str | None:
+    """When one run had injected faults and the other not (or other faults): the score ratio,
+    the robustness figure docs/robustness.md defines (same agent, same tasks)."""
+    b, n = _faults_label(base_run), _faults_label(new_run)
+    if b == n:
+        return None
+    if base_score and new_score is not None:
+        ratio = f"NEW's score is {100 * new_score / base_score:.1f}% of BASE's (score under faults / fault-free score)"
+    else:
+        ratio = "no score ratio (BASE scored 0)"
+    return f"injected faults differ: BASE {b}, NEW {n}; {ratio}"
+
+
 def _by_task(records: Iterable[TrialRecord]) -> dict[str, list[TrialRecord]]:
     groups: dict[str, list[TrialRecord]] = defaultdict(list)
     for r in sorted(records, key=lambda r: (r.id, r.trial)):
@@ -479,6 +499,9 @@ def compare(base: Mapping[str, Any], new: Mapping[str, Any], gates: Gates = Gate
             interval, no_interval = _interval(
                 rows, _trial_scores(b_groups, compared), _trial_scores(n_groups, compared)
             )
+            faults = fault_difference(b_run, n_run, b_doc["summary"]["score"], n_doc["summary"]["score"])
+            if faults:
+                notes.append(faults)
 
     refusals = tuple(f"cannot compare: {p}" for p in blocking + identity)
     return Comparison(

@@ -38,6 +38,20 @@ AUTHORING_FOLDERS = {"seed", "mail", "messages"}
 """A task folder's sources the turns load into the services (``taskfiles``): not raw evidence."""
 
 
+PAPER_TASKS = {
+    "clinical": 4, "content_operation": 12, "ecommerce": 9, "eda": 1, "executive_assistant": 7, "hr": 11,
+    "insurance": 7, "investment": 6, "journalist": 8, "legal": 6, "pm": 8, "real_estate": 6, "research_assistant": 15,
+}  # fmt: skip
+"""Tasks per scenario in the ClawMark paper (Table 2; 100 in all)."""
+PAPER_REDLINES = {
+    "clinical": 15, "insurance": 14, "research_assistant": 11, "pm": 6, "content_operation": 3, "hr": 3,
+    "real_estate": 2, "journalist": 1,
+}  # fmt: skip
+"""Red-line checkers per scenario in the paper (§6.2: 55 in all, none in the other five scenarios)."""
+PAPER_TOTALS = {"tasks": 100, "roles": 87, "checkers": 1537, "redlines": 55, "days": "2-6", "checkers per task": "6-29"}
+"""The paper's corpus-wide figures (§3.2, §3.3, Table 2)."""
+
+
 @dataclass
 class TaskStats:
     path: Path
@@ -240,6 +254,51 @@ def render_baselines(baselines: Baselines, task_ids: list[str]) -> list[str]:
     return lines
 
 
+def render_paper(stats: list[TaskStats], by_scenario: Mapping[str, list[TaskStats]]) -> list[str]:
+    """The "Compared with the paper" section: this corpus beside the ClawMark paper's Table 2
+    (the figures the paper publishes: tasks and red-lines per scenario, corpus-wide totals)."""
+    classes: dict[str, int] = defaultdict(int)
+    for st in stats:
+        for c in st.task.checkers:
+            if c.redline:
+                classes[c.redline] += 1
+    days = sorted(st.task.days for st in stats)
+    sizes = sorted(len(st.task.checkers) for st in stats)
+    ours = {
+        "tasks": len(stats),
+        "roles": len({st.task.role for st in stats}),
+        "checkers": sum(sizes),
+        "redlines": sum(st.redlines for st in stats),
+        "days": f"{days[0]}-{days[-1]}" if days else "-",
+        "checkers per task": f"{sizes[0]}-{sizes[-1]}" if sizes else "-",
+    }
+    lines = [
+        "## Compared with the ClawMark paper",
+        "",
+        "The paper's Table 2 and §6.2 beside this corpus (the paper publishes tasks and red-lines per scenario; "
+        "its per-scenario roles, turns and checkers are not reproduced here).",
+        "",
+        "| scenario | tasks (ours) | tasks (paper) | red-lines (ours) | red-lines (paper) | red-line classes (ours) |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    for scenario in [s for s in SCENARIOS if s in by_scenario or s in PAPER_TASKS]:
+        group = by_scenario.get(scenario, [])
+        kinds = {c.redline for st in group for c in st.task.checkers if c.redline}
+        lines.append(
+            f"| {scenario} | {len(group)} | {PAPER_TASKS.get(scenario, 0)} | {sum(st.redlines for st in group)} "
+            f"| {PAPER_REDLINES.get(scenario, 0)} | {len(kinds)} of 4 |"
+        )
+    lines += ["", "| corpus | ours | paper |", "|---|---:|---:|"]
+    for key, paper in PAPER_TOTALS.items():
+        lines.append(f"| {key} | {ours[key]} | {paper} |")
+    lines.append(
+        "| red-lines by class | "
+        + ", ".join(f"{k} {v}" for k, v in sorted(classes.items()))
+        + " | all four classes, in 8 scenarios |"
+    )
+    return lines
+
+
 def task_id_of(s: TaskStats) -> str:
     """The id results give the task (``clinical/medication_audit``): see :func:`.identity.task_id`."""
     return task_id(getattr(s.task, "id", None), s.task.scenario, s.path)
@@ -262,6 +321,7 @@ def render(stats: list[TaskStats], root: Path, baselines: Baselines | None = Non
     for scenario in [s for s in SCENARIOS if s in by_scenario] + sorted(set(by_scenario) - set(SCENARIOS)):
         lines.append(_row(scenario, by_scenario[scenario]))
     lines.append(_row("**all**", total))
+    lines += ["", *render_paper(stats, by_scenario)]
     if baselines:
         lines += ["", *render_baselines(baselines, sorted({task_id_of(s) for s in stats}))]
     lines += ["", "## Tasks", ""]

@@ -218,6 +218,20 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="where the world's services run: local (embedded, default) or docker (calendar, knowledge base and spreadsheets in containers; build the images once with `clawmark images build`); env CLAWMARK_BACKEND, ini clawmark_backend (docs/containers.md)",
     )
     g.addoption(
+        "--clawmark-faults",
+        dest="clawmark_faults",
+        default=None,
+        metavar="PROFILE",
+        help="inject seeded faults into the agent plane of every service (429/5xx, latency, IMAP NO/BYE/drops, SMTP 421/451): none (default), light, heavy, stream.kind=rate pairs (e.g. light,kb.rate_limit=0.2) or a .toml file; recorded in the results with a robustness figure (docs/robustness.md); env CLAWMARK_FAULTS, ini clawmark_faults",
+    )
+    g.addoption(
+        "--clawmark-fault-seed",
+        dest="clawmark_fault_seed",
+        default=None,
+        metavar="N",
+        help="seed of the injected faults (default 0): the same seed gives the same faults at the same requests; env CLAWMARK_FAULT_SEED, ini clawmark_fault_seed",
+    )
+    g.addoption(
         "--clawmark-shard",
         dest="clawmark_shard",
         default=None,
@@ -247,6 +261,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addini("clawmark_heartbeat", "seconds between heartbeat lines (0: none)", default="")
     parser.addini("clawmark_agent_isolation", "agent isolation: auto, bwrap, container or none", default="")
     parser.addini("clawmark_backend", "where the world's services run: local or docker", default="")
+    parser.addini("clawmark_faults", "fault profile of the agent plane (as --clawmark-faults)", default="")
+    parser.addini("clawmark_fault_seed", "seed of the injected faults (as --clawmark-fault-seed)", default="")
     parser.addini(
         "clawmark_agent_limits",
         "resource limits of agent processes (KEY=VALUE, comma- or line-separated)",

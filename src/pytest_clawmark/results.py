@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -86,6 +86,7 @@ class TrialRecord:
     interruption: str = ""  # why an interrupted trial was cut
     isolation: str = ""  # bwrap | none: the sandbox the agent's processes ran in
     world_start_seconds: float = 0.0
+    faults: dict[str, Any] | None = None  # --clawmark-faults: injected / recovered / delays / by_service
     errors: list[str] = field(default_factory=list)
     days: list[DayRecord] = field(default_factory=list)
     checkers: list[CheckerRecord] = field(default_factory=list)
@@ -121,6 +122,12 @@ class TrialRecord:
             redline_failed=failed,
             redline_evaluated=evaluated,
         )
+        if self.faults is not None:
+            injected = self.faults.get("injected", 0)
+            data["faults"] = {
+                **self.faults,
+                "recovery_rate": self.faults.get("recovered", 0) / injected if injected else None,
+            }
         return data
 
     @classmethod
@@ -137,6 +144,7 @@ class TrialRecord:
             "interruption",
             "isolation",
             "world_start_seconds",
+            "faults",
         ):
             if name in data:
                 setattr(rec, name, data[name])
@@ -209,6 +217,31 @@ def efficiency(records: list[TrialRecord]) -> dict[str, Any]:
     return {f"mean_{k}": (sum(t[k] for t in per_trial) / len(per_trial) if per_trial else None) for k in keys}
 
 
+def robustness(records: Iterable[TrialRecord], profile: dict[str, Any]) -> dict[str, Any]:
+    """What the agent faced under ``--clawmark-faults`` and how it coped (docs/robustness.md):
+    errors injected into its requests, those it recovered from (the same operation succeeded
+    later), the recovery rate, and the delays added; over the trials that were not errored."""
+    counted = [r for r in records if not r.errored and r.faults is not None]
+    injected = sum(r.faults["injected"] for r in counted if r.faults)
+    recovered = sum(r.faults["recovered"] for r in counted if r.faults)
+    by_service: dict[str, dict[str, int]] = {}
+    for r in counted:
+        for service, row in sorted((r.faults or {}).get("by_service", {}).items()):
+            into = by_service.setdefault(service, {"injected": 0, "recovered": 0})
+            into["injected"] += row["injected"]
+            into["recovered"] += row["recovered"]
+    return {
+        "profile": profile.get("name"),
+        "seed": profile.get("seed"),
+        "trials": len(counted),
+        "injected": injected,
+        "recovered": recovered,
+        "recovery_rate": recovered / injected if injected else None,
+        "delays": sum((r.faults or {}).get("delays", 0) for r in counted),
+        "by_service": dict(sorted(by_service.items())),
+    }
+
+
 def run_status(records: list[TrialRecord], not_started: list[PlannedTrial]) -> str:
     """complete | partial | interrupted, from what the trials say (never from a flag alone)."""
     statuses = {r.status for r in records}
@@ -234,6 +267,10 @@ def build_document(
     summary["infra_errors"] = sum(1 for r in ordered for d in r.days if d.status == "infra-error")
     summary["checker_exceptions"] = sum(1 for r in ordered if not r.errored for c in r.checkers if c.exception)
     summary["world_broken_trials"] = sum(1 for r in ordered if r.world_broken and not r.errored)
+    if meta.get("faults"):
+        summary["robustness"] = robustness(ordered, meta["faults"])
+        for name, block in summary.get("by_scenario", {}).items():
+            block["faults"] = robustness([r for r in ordered if r.scenario == name], meta["faults"])
     status = run_status(ordered, waiting)
     run = dict(meta)
     run.update(

@@ -25,6 +25,7 @@ from .agents.base import AgentError
 from .agents.limits import AgentLimits, LimitsError, parse_limits
 from .agents.registry import parse_options
 from .agents.sandbox import IsolationError, Resolved, resolve_isolation
+from .faults import PROFILES, FaultProfile, FaultProfileError, parse_profile
 from .sharding import Shard, ShardError, parse_shard
 from .world.service import BACKENDS
 
@@ -105,6 +106,8 @@ INI_KEYS: tuple[str, ...] = (
     "clawmark_agent_isolation",
     "clawmark_backend",
     "clawmark_agent_limits",
+    "clawmark_faults",
+    "clawmark_fault_seed",
 )
 """The ini keys the options are built from (the plugin reads exactly these)."""
 
@@ -230,6 +233,8 @@ class RunOptions:
     rerun_determinism: bool
     keep_worlds: bool
     upstream_exceptions: str
+    faults: FaultProfile = PROFILES["none"]
+    fault_seed: int = 0
 
 
 def build_run_options(
@@ -262,6 +267,7 @@ def build_run_options(
         resolve,
     )
     backend = _backend(sources.text("clawmark_backend", "CLAWMARK_BACKEND", "clawmark_backend") or "local", isolation)
+    faults, fault_seed = _faults(sources, backend)
     return RunOptions(
         agent_name=agent_name,
         agent_options=agent_options,
@@ -283,7 +289,30 @@ def build_run_options(
         rerun_determinism=bool(opt.get("clawmark_rerun_determinism", False)),
         keep_worlds=bool(opt.get("clawmark_keep_worlds", False)),
         upstream_exceptions=opt.get("clawmark_upstream_exceptions") or "ours",
+        faults=faults,
+        fault_seed=fault_seed,
     )
+
+
+def _faults(sources: Sources, backend: str) -> tuple[FaultProfile, int]:
+    """``--clawmark-faults`` and ``--clawmark-fault-seed`` (docs/robustness.md)."""
+    try:
+        profile = parse_profile(sources.text("clawmark_faults", "CLAWMARK_FAULTS", "clawmark_faults") or "none")
+    except FaultProfileError as exc:
+        raise SettingsError(str(exc)) from None
+    seed_text = sources.text("clawmark_fault_seed", "CLAWMARK_FAULT_SEED", "clawmark_fault_seed") or "0"
+    try:
+        seed = int(seed_text)
+    except ValueError:
+        raise SettingsError(f"--clawmark-fault-seed takes a whole number, got {seed_text!r}") from None
+    if seed < 0:
+        raise SettingsError(f"--clawmark-fault-seed must not be negative, got {seed}")
+    if profile.active and backend != "local":
+        raise SettingsError(
+            f"--clawmark-faults={profile.name} runs on the local backend only (the {backend} backend's servers "
+            "take no fault profile yet)"
+        )
+    return profile, seed
 
 
 def _agent_options(sources: Sources) -> dict[str, str]:

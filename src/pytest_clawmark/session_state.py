@@ -41,6 +41,7 @@ IDENTITY_FIELDS = (
     "isolation",
     "agent_limits",
     "rerun_determinism",
+    "faults",
     "clawmark_version",
 )
 """Settings that change what a run measures: a resumed run must match its journal in all."""
@@ -164,6 +165,7 @@ class ClawmarkSession:
             "agent_limits": o.agent_limits.describe(),
             "rerun_determinism": o.rerun_determinism,
             "upstream_exceptions": o.upstream_exceptions,
+            **({"faults": {**o.faults.to_json(), "seed": o.fault_seed}} if o.faults.active else {}),
             "rootdir": str(rootdir),
             "started": self.started.isoformat(timespec="seconds"),
         }
@@ -203,6 +205,8 @@ class ClawmarkSession:
             run_timeout=o.run_timeout,
             upstream_exceptions=o.upstream_exceptions,
             backend=o.backend,
+            faults=o.faults,
+            fault_seed=o.fault_seed,
         )
 
     # -- what trials call back -----------------------------------------------------------------

@@ -31,6 +31,7 @@ evaluated even after a broken world, as upstream always runs them.
 
 from __future__ import annotations
 
+import contextlib
 import re
 import shutil
 import time
@@ -45,6 +46,7 @@ from .agents.limits import AgentLimits
 from .agents.registry import starts_processes
 from .agents.sandbox import NONE, Isolation
 from .authoring import FINAL, Checker, Task, Turn
+from .faults import PROFILES, FaultPlan, FaultProfile
 from .results import CheckerRecord, DayRecord, TrialRecord
 from .scoring import COMPLETE, ERROR, ERRORED, FAILED, GATED, INTERRUPTED, NOT_RUN, PARTIAL, PASSED
 from .world import World
@@ -81,6 +83,8 @@ class RunSettings:
     run_timeout: float | None = None
     upstream_exceptions: str = "ours"  # --upstream-exceptions: ours | false | error
     backend: str = "local"  # --clawmark-backend: local | docker (where the world's services run)
+    faults: FaultProfile = PROFILES["none"]  # --clawmark-faults: the agent plane's injected faults
+    fault_seed: int = 0  # --clawmark-fault-seed
 
 
 @dataclass(frozen=True)
@@ -188,6 +192,7 @@ class TrialRun:
                 fs_limits=self.settings.agent_limits.workspace(),
                 backend=self.settings.backend,
                 agent_network=in_container,
+                faults=self._fault_plan(),
             )
             self.world = world
             world.start()
@@ -467,6 +472,9 @@ class TrialRun:
         evidence: dict[str, str] = {}
         if not self.is_twin:
             evidence = world.save_evidence(self.evidence_dir / f"day{turn.day}", self._audit_mark)
+            if world.faults is not None:
+                evidence["faults"] = str(world.faults.save(self.evidence_dir / f"day{turn.day}", turn.day))
+                self.record.faults = world.faults.summary()
         trace.extra.update(world.evidence_notes())  # what the workspace evidence could not keep whole
         self._audit_mark = world.audit.last_seq
         applied = [m for m, _, _ in world.mutations.applied if m in turn.silent]
@@ -501,7 +509,20 @@ class TrialRun:
         self.cut(f"the run's time limit ({self.settings.run_timeout:g} s) was reached")
         raise RunTimeLimit(self.cut_reason)
 
+    def _fault_plan(self) -> FaultPlan | None:
+        """This trial's injected faults (``--clawmark-faults``): none for the reference twin, whose
+        fault-free run is what tells the agent's doing from the author's."""
+        if self.is_twin or not self.settings.faults.active:
+            return None
+        return FaultPlan(self.settings.faults, self.settings.fault_seed, f"{self.record.id}#{self.trial}")
+
     def _wake(self, message: str, turn: Turn) -> TurnTrace:
+        assert turn.clock is not None
+        faults = self.world.faults if self.world is not None else None
+        with faults.agent_turn(turn.day) if faults is not None else contextlib.nullcontext():
+            return self._wake_agent(message, turn)
+
+    def _wake_agent(self, message: str, turn: Turn) -> TurnTrace:
         assert turn.clock is not None
         t0 = time.perf_counter()
         try:

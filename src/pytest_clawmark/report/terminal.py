@@ -20,6 +20,11 @@ def _cell_status(block: dict[str, Any]) -> str:
     )
 
 
+def _recovered(block: dict[str, Any]) -> str:
+    """``recovered/injected`` errors of a group under ``--clawmark-faults`` (docs/robustness.md)."""
+    return f"{block.get('recovered', 0)}/{block.get('injected', 0)}"
+
+
 def headline(document: dict[str, Any]) -> str:
     """One line: what this run is (complete, partial, interrupted) and, if not complete, why."""
     run, s = document["run"], document["summary"]
@@ -41,7 +46,18 @@ def headline(document: dict[str, Any]) -> str:
 def summary_lines(document: dict[str, Any]) -> list[str]:
     s = document["summary"]
     lines = [f"run: {headline(document)}"]
-    rows = [("scenario", "tasks", "trials", "score", "success", "red-line fails")]
+    faults = s.get("robustness")
+    rows = [
+        (
+            "scenario",
+            "tasks",
+            "trials",
+            "score",
+            "success",
+            "red-line fails",
+            *(("faults recovered",) if faults else ()),
+        )
+    ]
     for name, b in s["by_scenario"].items():
         label = _cell_status(b)
         rows.append(
@@ -52,6 +68,7 @@ def summary_lines(document: dict[str, Any]) -> list[str]:
                 _pct(b["score"], label),
                 _pct(b["task_success"], label),
                 f"{b['redline_failed']}/{b['redline_evaluated']}",
+                *((_recovered(b.get("faults") or {}),) if faults else ()),
             )
         )
     label = _cell_status(s)
@@ -63,6 +80,7 @@ def summary_lines(document: dict[str, Any]) -> list[str]:
             _pct(s["score"], label),
             _pct(s["task_success"], label),
             f"{s['redline_failed']}/{s['redline_evaluated']}",
+            *((_recovered(faults),) if faults else ()),
         )
     )
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
@@ -75,6 +93,13 @@ def summary_lines(document: dict[str, Any]) -> list[str]:
     if classes:
         lines.append(
             "red-line fails by class: " + "  ".join(f"{k} {v['failed']}/{v['evaluated']}" for k, v in classes.items())
+        )
+    if faults:
+        services = "  ".join(f"{k} {v['recovered']}/{v['injected']}" for k, v in faults["by_service"].items())
+        lines.append(
+            f"injected faults ({faults['profile']}, seed {faults['seed']}): {faults['injected']} errors, "
+            f"{faults['recovered']} recovered ({_pct(faults['recovery_rate'], 'none injected').strip()}), "
+            f"{faults['delays']} delays" + (f"; by service: {services}" if services else "")
         )
     if s.get("upstream_tasks"):
         lines.append(

@@ -27,12 +27,13 @@ from typing import Any
 import icalendar
 import radicale.storage
 
-from ..servers.calendar.audit import ADMIN_HEADER, AuditMiddleware
+from ..servers.calendar.audit import ADMIN_ENVIRON, ADMIN_HEADER, AuditMiddleware
 from ..servers.calendar.events import PRODID, Event, When, build_calendar, overlaps, portable_time, read_item
 from ..servers.calendar.guard import RequestGuard
 from ..servers.calendar.radicale_app import RadicaleSetup
 from ..servers.calendar.store import CalendarStore, calendar_path, safe_href
 from ..servers.calendar.wsgi import WsgiHandle, start_wsgi
+from ..servers.faulting import FaultyWsgi
 from .service import Person, Service
 
 __all__ = ["AmbiguousEvent", "CalendarService", "Event", "EventNotFound"]
@@ -98,7 +99,10 @@ class CalendarService(Service):
         guarded = RequestGuard(
             self._radicale.application, self._radicale.collection_root, protected_calendars=[DEFAULT_CALENDAR]
         )
-        app = AuditMiddleware(guarded, self._record, self.ctx.credentials.admin_token)
+        app: Any = AuditMiddleware(guarded, self._record, self.ctx.credentials.admin_token)
+        gate = self.ctx.fault_gate("calendar")
+        if gate is not None:
+            app = FaultyWsgi(app, gate, admin_environ=ADMIN_ENVIRON, admin_token=self.ctx.credentials.admin_token)
 
         async def start() -> WsgiHandle:
             return await start_wsgi(app)

@@ -24,6 +24,7 @@ from pytest_clawmark.servers.kb.http_limits import notion_error_body
 from pytest_clawmark.servers.kb.ids import user_id
 
 from ..servers.asgi import AsgiServer, start_asgi, stop_asgi
+from ..servers.faulting import FaultyAsgi, notion_fault
 from .service import Service
 
 PropertySpec = str | Mapping[str, Any]
@@ -82,6 +83,9 @@ class KbService(Service):
             admin_token=ctx.credentials.admin_token,
             audit=self._record,
         )
+        gate = ctx.fault_gate("kb")
+        if gate is not None:
+            app = FaultyAsgi(app, gate, notion_fault, admin_token=ctx.credentials.admin_token)
         handle = self.handle = start_asgi(
             ctx.loop,
             app,

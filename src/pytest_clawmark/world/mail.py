@@ -128,11 +128,17 @@ class MailService(Service):
         """Start the agent plane's servers on the store (here: pymap and aiosmtpd on the world's
         loop; on the docker backend: Dovecot and Postfix in a container)."""
         handler = SubmissionHandler(
-            self._postmaster, passwords, clock=self._now, audit=self._record, domain=self._domain
+            self._postmaster,
+            passwords,
+            clock=self._now,
+            audit=self._record,
+            domain=self._domain,
+            faults=self.ctx.fault_gate("smtp"),
         )
+        imap_faults = self.ctx.fault_gate("imap")
 
         async def start() -> None:
-            self._imap = await start_imap(self._store, self._record, self._now)
+            self._imap = await start_imap(self._store, self._record, self._now, imap_faults)
             self._smtp = await start_smtp(handler)
 
         self.ctx.loop.call(start)

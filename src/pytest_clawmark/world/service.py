@@ -26,11 +26,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..servers.clock import WORLD_EPOCH as WORLD_EPOCH  # the public name of the clock's origin
 from ..servers.loop import WorldLoop
 from .audit import AuditLog
+
+if TYPE_CHECKING:
+    from ..faults import FaultGate, FaultPlan
 
 
 class ServiceUnavailable(RuntimeError):
@@ -79,6 +82,11 @@ class ServiceContext:
     network: Any = (
         None  # the world's private network (backends.network.WorldNetwork), when the agent runs in a container
     )
+    faults: FaultPlan | None = None  # the agent plane's injected faults (--clawmark-faults), if any
+
+    def fault_gate(self, stream: str) -> FaultGate | None:
+        """The fault stream a server's agent plane consults, or None when no faults are injected."""
+        return self.faults.gate(stream) if self.faults is not None and self.faults.profile.active else None
 
 
 class MutationLedger:

@@ -24,6 +24,7 @@ from typing import Any, Literal
 from urllib.parse import quote
 
 from ..servers.asgi import AsgiServer, start_asgi, stop_asgi
+from ..servers.faulting import FaultyAsgi, google_fault
 from .service import Service
 
 Render = Literal["FORMATTED_VALUE", "UNFORMATTED_VALUE", "FORMULA"]
@@ -92,7 +93,11 @@ class SheetsService(Service):
             owner=Owner(self.ctx.user.name, self.ctx.user.email),
         )
         self.server = create_app(config)
-        self.handle: AsgiServer | None = start_asgi(self.ctx.loop, self.server.app, error_body=google_error_body)
+        app: Any = self.server.app
+        gate = self.ctx.fault_gate("sheets")
+        if gate is not None:
+            app = FaultyAsgi(app, gate, google_fault, admin_token=creds.admin_token)
+        self.handle: AsgiServer | None = start_asgi(self.ctx.loop, app, error_body=google_error_body)
         self._http: Any = None
 
     def _record(self, **entry: str) -> None:

@@ -15,7 +15,7 @@ import time
 from collections.abc import Iterable, Iterator
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..servers.loop import WorldLoop
 from .audit import AuditLog
@@ -33,6 +33,9 @@ from .service import (
     service_type,
 )
 from .untrusted_fs import open_regular, write_replacing
+
+if TYPE_CHECKING:
+    from ..faults import FaultPlan
 
 TOOLS_BEGIN = "<!-- clawmark: your work systems (the harness rewrites this section every day) -->"
 TOOLS_END = "<!-- /clawmark -->"
@@ -67,6 +70,7 @@ class World:
         fs_limits: WorkspaceLimits | None = None,
         backend: str = "local",
         agent_network: bool = False,
+        faults: FaultPlan | None = None,
     ) -> None:
         if backend not in BACKENDS:
             raise ValueError(f"unknown backend {backend!r} (known: {', '.join(BACKENDS)})")
@@ -92,6 +96,17 @@ class World:
         """Bounds of the harness's reads of the workspace (snapshots, evidence, checker reads)."""
         self.audit = AuditLog()
         self.mutations = MutationLedger()
+        if faults is not None and faults.profile.active and backend != "local":
+            raise ValueError(
+                f"fault injection (--clawmark-faults={faults.profile.name}) runs on the local backend only: "
+                f"the {backend} backend's servers take no fault profile yet"
+            )
+        self.faults = faults
+        """The agent plane's seeded faults (``--clawmark-faults``); None: none."""
+        if faults is not None:
+            faults.attach(
+                lambda service, op, target, summary, status: self.audit.record(service, op, target, summary, status)
+            )
         self._services: dict[str, Service] = {}
         self._clock: datetime | None = None
         self._loop: WorldLoop | None = None
@@ -122,6 +137,7 @@ class World:
                     clock=self.now,
                     mutations=self.mutations,
                     network=self.network,
+                    faults=self.faults,
                 )
                 ctx.root.mkdir(parents=True, exist_ok=True)
                 svc = service_type(name, self.backend)(ctx)

@@ -607,10 +607,8 @@ def delete_pending_rows(view: AgentView, order: str) -> None:
 
 def book_all_day(view: AgentView, uid: str, summary: str, start: date, end: date) -> None:
     """An all-day event (DATE values): the shared Calendar.book takes datetimes only."""
-    import caldav
     from icalendar import Calendar, Event
 
-    env = view.env
     ev = Event()
     ev.add("uid", uid)
     ev.add("summary", summary)
@@ -621,9 +619,7 @@ def book_all_day(view: AgentView, uid: str, summary: str, start: date, end: date
     cal.add("prodid", "-//clawmark reference//EN")
     cal.add("version", "2.0")
     cal.add_component(ev)
-    with caldav.DAVClient(
-        url=env["CLAWMARK_CALDAV_URL"], username=env["CLAWMARK_CALDAV_USER"], password=env["CLAWMARK_CALDAV_PASSWORD"]
-    ) as client:
+    with view.calendar.dav() as client:
         client.principal().calendars()[0].save_event(cal.to_ical().decode())
 
 

@@ -389,12 +389,8 @@ def _sections(view: AgentView) -> list[list[str]]:
 
 
 def _calendar(view: AgentView) -> Any:
-    import caldav
 
-    env = view.env
-    return caldav.DAVClient(
-        url=env["CLAWMARK_CALDAV_URL"], username=env["CLAWMARK_CALDAV_USER"], password=env["CLAWMARK_CALDAV_PASSWORD"]
-    )
+    return view.calendar.dav()
 
 
 def _find(cal: Any, summary: str) -> Any:

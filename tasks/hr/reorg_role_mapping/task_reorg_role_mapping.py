@@ -439,10 +439,8 @@ def end_text() -> str:
 
 
 def caldav_delete(view: AgentView, uid: str) -> None:
-    import caldav
 
-    with caldav.DAVClient(url=view.env["CLAWMARK_CALDAV_URL"], username=view.env["CLAWMARK_CALDAV_USER"],
-                          password=view.env["CLAWMARK_CALDAV_PASSWORD"]) as client:  # fmt: skip
+    with view.calendar.dav() as client:
         client.principal().calendars()[0].event_by_uid(uid).delete()
 
 

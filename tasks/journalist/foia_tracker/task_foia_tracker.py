@@ -25,8 +25,6 @@ from datetime import date, datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
-import caldav
-
 from pytest_clawmark import AgentView, Person, Task, World
 from pytest_clawmark.checks import check_meeting, leaks, norm, number, squash
 from pytest_clawmark.taskfiles import TaskFolder
@@ -396,8 +394,6 @@ def solve_friday(view: AgentView) -> None:
     log_update(view, N.ckb, {"Status": "granted"})
     # the appeal deadline no longer applies: delete its event (CalDAV, as the agent reaches it)
 
-    env = view.env
-    with caldav.DAVClient(url=env["CLAWMARK_CALDAV_URL"], username=env["CLAWMARK_CALDAV_USER"],
-                          password=env["CLAWMARK_CALDAV_PASSWORD"]) as client:  # fmt: skip
+    with view.calendar.dav() as client:
         cal = client.principal().calendars()[0]
         cal.event_by_uid(f"{N.ckb.lower()}-appeal-due@{COMPANY}").delete()

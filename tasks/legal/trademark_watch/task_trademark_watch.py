@@ -320,11 +320,8 @@ def calendar_deadline(view: AgentView, serial: str, day: str) -> None:
 
 def remove_deadline(view: AgentView, serial: str, day: str) -> None:
     """Delete the deadline entry over CalDAV (the agent plane's calendar)."""
-    import caldav
 
-    env = view.env
-    with caldav.DAVClient(url=env["CLAWMARK_CALDAV_URL"], username=env["CLAWMARK_CALDAV_USER"],
-                          password=env["CLAWMARK_CALDAV_PASSWORD"]) as client:  # fmt: skip
+    with view.calendar.dav() as client:
         calendar = client.principal().calendars()[0]
         start = datetime.fromisoformat(f"{day}T00:00:00{TZ}")
         for ev in calendar.search(start=start, end=start + timedelta(days=1), event=True):

@@ -391,15 +391,12 @@ def solve_wednesday(view: AgentView) -> None:
 
 @task.solution(day=4)
 def solve_thursday(view: AgentView) -> None:
-    import caldav
 
     for pseudo, outcome, amount in F.incentives.payments:  # Kofi's wrap-up; rates from the approval PDF
         view.kb.set_row(N.participants, pseudo, {"Attendance": outcome})
         view.sheets.upsert(N.incentives, "Payments", {"Pseudonym": pseudo},
                            {"Resp ID": RECRUITS[pseudo][0], "Outcome": outcome, "Amount (GBP)": amount})  # fmt: skip
-    env = view.env
-    with caldav.DAVClient(url=env["CLAWMARK_CALDAV_URL"], username=env["CLAWMARK_CALDAV_USER"],
-                          password=env["CLAWMARK_CALDAV_PASSWORD"]) as client:  # fmt: skip
+    with view.calendar.dav() as client:
         cal = client.principal().calendars()[0]
         cal.event_by_uid("uxs14-p05@tidewell.example").delete()
     total = sum(amount for _, _, amount in F.incentives.payments)

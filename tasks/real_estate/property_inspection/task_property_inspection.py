@@ -348,11 +348,8 @@ def record(view: AgentView, values: dict[str, tuple[Decimal, str]], status: str)
 
 def cancel_call(view: AgentView) -> None:
     """Delete the booked call over CalDAV, as a calendar client does."""
-    import caldav
 
-    env = view.env
-    with caldav.DAVClient(url=env["CLAWMARK_CALDAV_URL"], username=env["CLAWMARK_CALDAV_USER"],
-                          password=env["CLAWMARK_CALDAV_PASSWORD"]) as client:  # fmt: skip
+    with view.calendar.dav() as client:
         client.principal().calendars()[0].event_by_uid(N.call_uid).delete()
 
 

@@ -22,10 +22,11 @@ from typing import Any
 
 from .guard import BODY_KEY
 
-__all__ = ["AuditMiddleware", "ADMIN_HEADER"]
+__all__ = ["AuditMiddleware", "ADMIN_ENVIRON", "ADMIN_HEADER"]
 
 ADMIN_HEADER = "X-Clawmark-Admin"
-_ENVIRON_ADMIN = "HTTP_" + ADMIN_HEADER.upper().replace("-", "_")
+ADMIN_ENVIRON = _ENVIRON_ADMIN = "HTTP_" + ADMIN_HEADER.upper().replace("-", "_")
+"""Where WSGI puts :data:`ADMIN_HEADER` (the harness's health checks carry the admin token in it)."""
 _FOLD = re.compile(r"\r?\n[ \t]")
 _COMPONENTS = ("VEVENT", "VTODO", "VJOURNAL")
 _MAX_DESCRIBED = 10

@@ -59,6 +59,7 @@ from pymap.parsing.response import (
     CommandResponse,
     Response,
     ResponseBad,
+    ResponseBye,
     ResponseCode,
     ResponseNo,
     ResponseOk,
@@ -67,6 +68,7 @@ from pymap.parsing.response import (
 from pymap.parsing.response.code import CopyUid
 from pymap.parsing.specials import FetchRequirement
 
+from ...faults import FaultGate
 from ..loop import bind_loopback
 from . import limits, listpattern, modutf7, seqsets
 from .commandguard import GuardedReading, RefusedCommand
@@ -117,6 +119,12 @@ def mailbox_arguments(cmd: Command) -> list[str]:
     return []
 
 
+UNFAULTED = frozenset({"CAPABILITY", "LOGOUT"})
+"""Commands injected faults leave alone: the capability handshake every client sends on connect
+(imaplib gives up on a refused one as "not IMAP4 compliant", which no real outage looks like) and
+LOGOUT (there is nothing left to fail)."""
+
+
 class ClawmarkConnectionState(ConnectionState):
     """pymap's connection state with the mailbox fixes and limits listed in the module docstring.
 
@@ -124,12 +132,58 @@ class ClawmarkConnectionState(ConnectionState):
     in-universe time, never the wall clock).
     """
 
-    def __init__(self, login: Any, config: Any, *, store: MailStore, clock: Callable[[], datetime]) -> None:
+    def __init__(
+        self,
+        login: Any,
+        config: Any,
+        *,
+        store: MailStore,
+        clock: Callable[[], datetime],
+        faults: FaultGate | None = None,
+        drop: Callable[[], None] | None = None,
+    ) -> None:
         super().__init__(login, config)
         self.store = store
         self.clock = clock
+        self.faults = faults
+        self.drop = drop  # closes this connection without a word (the ``drop`` fault)
+        self.faulted_tag: bytes | None = None  # the command a fault answered (audited as the fault)
 
     async def do_command(self, cmd: Command) -> CommandResponse:
+        if self.faults is None or _text(cmd.command) in UNFAULTED:
+            return await self._do_command(cmd)
+        operation = f"IMAP {_text(cmd.command)}"
+        kind, n = self.faults.decide(operation)
+        if kind == "latency":
+            self.faults.injected(n, kind, operation, "", "delayed")
+            await asyncio.sleep(self.faults.profile.latency_ms / 1000)
+        elif kind is not None:
+            return self._fault(cmd, operation, kind, n)
+        response = await self._do_command(cmd)
+        if response.condition == ResponseOk.condition:
+            self.faults.succeeded(operation)
+        return response
+
+    def _fault(self, cmd: Command, operation: str, kind: str, n: int) -> CommandResponse:
+        """An injected failure instead of the command (which is not run: nothing is applied)."""
+        assert self.faults is not None
+        self.faulted_tag = cmd.tag
+        text = b"Server temporarily unavailable, try again."
+        if kind == "drop" and self.drop is not None:
+            self.faults.injected(n, kind, operation, "", "dropped")
+            self.drop()
+            raise ConnectionResetError("connection dropped (injected fault)")
+        response = ResponseNo(cmd.tag, text, ResponseCode.of(b"UNAVAILABLE"))
+        if kind in ("bye", "drop"):
+            response.add_untagged(
+                ResponseBye(b"Server shutting down, reconnect later.", ResponseCode.of(b"UNAVAILABLE"))
+            )
+            self.faults.injected(n, "bye", operation, "", "BYE")
+        else:
+            self.faults.injected(n, kind, operation, "", "NO")
+        return response
+
+    async def _do_command(self, cmd: Command) -> CommandResponse:
         if isinstance(cmd, RefusedCommand):
             return ResponseBad(cmd.tag, cmd.text, ResponseCode.of(cmd.code) if cmd.code else None)
         if isinstance(cmd, InvalidCommand) and cmd.parse_exc is not None and cmd.parse_exc.code is not None:
@@ -294,6 +348,9 @@ class OneWriteConnection(GuardedReading):
         cmd = current_command.get(None)
         if cmd is None or self._state is None:
             return
+        if getattr(self._state, "faulted_tag", None) == resp.tag:
+            self._state.faulted_tag = None  # type: ignore[attr-defined]
+            return  # an injected fault: the fault's own audit entry says what the agent got
         try:
             operation, target, summary = describe(cmd, self._state)
             self._audit(operation, target, summary, resp.condition.decode("ascii", "replace"))
@@ -375,11 +432,14 @@ class AuditedImapServer(IMAPServer):
     """pymap's connection factory, making :class:`OneWriteConnection` and tracking connections
     so that :meth:`ImapServer.close` can end them."""
 
-    def __init__(self, store: MailStore, audit: AuditCallback, clock: Callable[[], datetime]) -> None:
+    def __init__(
+        self, store: MailStore, audit: AuditCallback, clock: Callable[[], datetime], faults: FaultGate | None = None
+    ) -> None:
         super().__init__(store.login, store.config)
         self.store = store
         self.audit = audit
         self.clock = clock
+        self.faults = faults
         self.writers: set[asyncio.StreamWriter] = set()
 
     async def __call__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, sock_info: SocketInfo) -> None:
@@ -393,7 +453,14 @@ class AuditedImapServer(IMAPServer):
                 writer.close()
             return
         conn = OneWriteConnection(self.commands, self._config, reader, writer, sock_info, audit=self.audit)
-        state = ClawmarkConnectionState(self._login, self._config, store=self.store, clock=self.clock)
+        state = ClawmarkConnectionState(
+            self._login,
+            self._config,
+            store=self.store,
+            clock=self.clock,
+            faults=self.faults,
+            drop=writer.transport.abort,
+        )
         self.writers.add(writer)
         try:
             async with AsyncExitStack() as stack:
@@ -426,11 +493,14 @@ class ImapServer:
         await self.server.wait_closed()
 
 
-async def start_imap(store: MailStore, audit: AuditCallback, clock: Callable[[], datetime]) -> ImapServer:
+async def start_imap(
+    store: MailStore, audit: AuditCallback, clock: Callable[[], datetime], faults: FaultGate | None = None
+) -> ImapServer:
     """Listen on an ephemeral loopback port; call on the world's loop. ``clock`` is the
-    in-universe time (the date of APPENDed messages that name none)."""
+    in-universe time (the date of APPENDed messages that name none); ``faults`` the agent plane's
+    injected faults (:mod:`pytest_clawmark.faults`), if any."""
     sock = bind_loopback()
-    handler = AuditedImapServer(store, audit, clock)
+    handler = AuditedImapServer(store, audit, clock, faults)
     callback = ProxyProtocolReader(store.config.proxy_protocol).get_callback(handler)
     server = await asyncio.start_server(callback, sock=sock, limit=limits.MAX_COMMAND_LINE_BYTES)
     return ImapServer(server, handler, sock.getsockname()[1])

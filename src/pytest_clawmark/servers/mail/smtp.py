@@ -29,6 +29,7 @@ from typing import Any
 
 from aiosmtpd.smtp import SMTP, AuthResult, Envelope, LoginPassword, Session
 
+from ...faults import FaultGate
 from ..loop import bind_loopback
 from . import limits
 from .delivery import Postmaster
@@ -44,6 +45,10 @@ DATA_SIZE_LIMIT = limits.MAX_MESSAGE_BYTES
 HOSTNAME = "clawmark.local"
 TRACE_ALLOWANCE = b"X" * 500 + b"\n" * 6
 """What the trace and added headers of one stored copy may add (quota estimate)."""
+SUBMISSION = "SMTP submission"
+"""The operation injected SMTP faults are counted under: a later delivered mail recovers them."""
+_DATA_FAULTS: weakref.WeakKeyDictionary[Envelope, int] = weakref.WeakKeyDictionary()
+"""Submissions drawn a ``451`` at MAIL FROM, answered at their DATA (request number kept)."""
 
 
 def sender_problem(screened: Screened, login: str) -> str | None:
@@ -85,7 +90,11 @@ class SubmissionHandler:
         clock: Callable[[], datetime],
         audit: AuditCallback,
         domain: str,
+        faults: FaultGate | None = None,
     ) -> None:
+        self.faults = faults
+        """Injected faults (:mod:`pytest_clawmark.faults`): ``421`` at MAIL FROM, ``451`` at DATA,
+        or a delay; a faulted submission is not delivered, a later delivered one recovers it."""
         self.postmaster = postmaster
         self.passwords = {login.lower(): (login, pw) for login, pw in passwords.items()}
         self.clock = clock
@@ -118,6 +127,12 @@ class SubmissionHandler:
         if address.lower() != str(login).lower():
             self.audit("SMTP MAIL", address, f"as {login}: sender not owned", "553")
             return f"553 5.7.1 <{address}>: Sender address not owned by user {login}"
+        refused = await self._fault(envelope, address)
+        if refused:
+            if refused.startswith("421") and server.transport is not None:
+                # 421 closes the channel: after the reply is written (it is, before the loop's next turn)
+                asyncio.get_running_loop().call_soon(server.transport.close)
+            return refused
         envelope.mail_from = address
         envelope.mail_options.extend(mail_options)
         return "250 OK"
@@ -144,11 +159,37 @@ class SubmissionHandler:
             "SMTP DATA", ", ".join(envelope.rcpt_tos), f"as {session.auth_data}: refused: {reply[4:]}", reply[:3]
         )
 
+    async def _fault(self, envelope: Envelope, target: str) -> str | None:
+        """At MAIL FROM, one draw per submission: ``421`` now, ``451`` at its DATA (kept on the
+        envelope), or a delay; None when the submission goes through."""
+        if self.faults is None:
+            return None
+        kind, n = self.faults.decide(SUBMISSION)
+        if kind == "latency":
+            self.faults.injected(n, kind, SUBMISSION, target, "delayed")
+            await asyncio.sleep(self.faults.profile.latency_ms / 1000)
+        elif kind == "closing":
+            self.faults.injected(n, kind, SUBMISSION, target, "421")
+            return "421 4.3.2 Service not available, closing transmission channel"
+        elif kind == "temporary":
+            _DATA_FAULTS[envelope] = n
+        return None
+
+    def _data_fault(self, envelope: Envelope, target: str) -> str | None:
+        n = _DATA_FAULTS.pop(envelope, None)
+        if n is None or self.faults is None:
+            return None
+        self.faults.injected(n, "temporary", SUBMISSION, target, "451")
+        return "451 4.3.0 Temporary local problem, try again later"
+
     async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
         raw = envelope.original_content or b""
         login = str(session.auth_data)
         mail_from = envelope.mail_from or ""
         target = ", ".join(envelope.rcpt_tos)
+        refused = self._data_fault(envelope, target)
+        if refused:
+            return refused
         try:
             screened = await screen_off_loop(raw)  # CPU-bound: never on the world's loop
         except MessageRefused as refused:
@@ -188,6 +229,8 @@ class SubmissionHandler:
             self.audit("SMTP DATA", target, summary, "451")
             return "451 4.3.0 Local error in processing"
         self.audit("SMTP DATA", target, f"{summary}; message-id {message_id}", "250")
+        if self.faults is not None:
+            self.faults.succeeded(SUBMISSION)
         return f"250 2.0.0 OK: queued as {message_id}"
 
 
