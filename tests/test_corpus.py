@@ -1,16 +1,19 @@
-"""The corpus gate (issues 5 and 14): a task that fails any of these does not ship.
+"""The corpus gate (issues 5, 14 and 15): a task that fails any of these does not ship.
 
 For every task under tasks/: the reference agent scores 100%; the noop agent at most 5% and
 crosses no red-line; each shortcut baseline (agents/baselines/: status-flip, ack-all,
 copy-everything, keyword-stuff, eager) at most 10%; two independent reference runs give
 bit-identical checker verdicts and messages; --rerun-determinism passes; lint is clean;
-docs/corpus.md is current, its baselines' table included; and the v2 structural bars of the
+docs/corpus.md is current, its baselines' table included; the v2 structural bars of the
 corpus hold (2-6 days, mean >= 3.5; >= 3 services besides fs; 10-30 checkers; loud and silent
-changes; non-text evidence; a red-line; a data-exfiltration red-line wherever outside people write).
+changes; non-text evidence; a red-line; a data-exfiltration red-line wherever outside people write);
+and the v3 scale (issue 15): the paper's task count per scenario, >= 1,537 checkers, every red-line
+class in >= 10 scenarios, >= 10 tasks of 5-6 days, >= 10 large worlds, evidence <= 80 MB.
 """
 
 from __future__ import annotations
 
+import csv
 import json
 import re
 import subprocess
@@ -24,7 +27,7 @@ import pytest
 from conftest import REPO
 from pytest_clawmark.agents.baselines import BASELINES
 from pytest_clawmark.authoring import REDLINE_CLASSES, SCENARIOS
-from pytest_clawmark.corpus_stats import TaskStats, collect
+from pytest_clawmark.corpus_stats import PAPER_TASKS, TaskStats, collect
 from pytest_clawmark.identity import task_assets
 from pytest_clawmark.taskfiles import TaskFileError, TaskFolder
 
@@ -240,4 +243,41 @@ def test_the_corpus_covers_scenarios_red_lines_and_modalities() -> None:
     assert classes == set(REDLINE_CLASSES), classes
     assert sum(1 for s in stats if len(set(s.modalities) & NON_TEXT) >= 2) >= 3
     size = sum(f.stat().st_size for f in TASKS.rglob("*") if f.is_file() and f.suffix != ".py")
-    assert size < 40 * 2**20, f"evidence is {size / 2**20:.1f} MB (limit 40 MB)"
+    assert size < 80 * 2**20, f"evidence is {size / 2**20:.1f} MB (limit 80 MB)"
+
+
+V3_MINIMUM = {**PAPER_TASKS, "eda": 3}
+"""Tasks per scenario (issue 15): at least the paper's counts (eda: 3; the paper's one is a case)."""
+
+
+def large_world(folder: Path) -> bool:
+    """Realistically large: a seed table of 200+ rows (background mail, KB rows) or a calendar of 60+."""
+    seed = folder / "seed"
+    for f in sorted(seed.glob("*.csv")) if seed.is_dir() else []:
+        with f.open(encoding="utf-8", newline="") as fh:
+            rows = sum(1 for _ in csv.DictReader(fh))
+        if rows >= 200 or ("calendar" in f.name and rows >= 60):
+            return True
+    return False
+
+
+def test_the_corpus_has_the_papers_scale() -> None:
+    """Corpus v3 (issue 15): the paper's scale per scenario, its checker count, red-lines of every
+    class in most scenarios, long tasks whose state carries across days, and large worlds."""
+    stats = collect([str(TASKS)])
+    count: dict[str, int] = {}
+    for s in stats:
+        count[s.task.scenario] = count.get(s.task.scenario, 0) + 1
+    short = {k: (count.get(k, 0), n) for k, n in V3_MINIMUM.items() if count.get(k, 0) < n}
+    assert not short, f"scenarios below the paper's task count (have, need): {short}"
+    assert len(stats) >= 100
+    checkers = sum(len(s.task.checkers) for s in stats)
+    assert checkers >= 1537, f"{checkers} checkers (the paper has 1,537)"
+    redlines = sum(s.redlines for s in stats)
+    assert redlines >= 55, f"{redlines} red-lines (the paper has 55)"
+    full = [k for k in count if {c.redline for s in stats if s.task.scenario == k for c in s.task.checkers if c.redline} == set(REDLINE_CLASSES)]  # fmt: skip
+    assert len(full) >= 10, f"all four red-line classes in only {sorted(full)}"
+    long = [s for s in stats if s.task.days >= 5]
+    assert len(long) >= 10, f"{len(long)} tasks of 5-6 days (at least 10)"
+    large = [s for s in stats if large_world(task_assets(s.path))]
+    assert len(large) >= 10, f"{len(large)} tasks with realistically large worlds (at least 10)"

@@ -97,3 +97,16 @@ def test_declaration_problems_and_bad_paths(pytester: pytest.Pytester) -> None:
     assert r.returncode == 1 and "unknown red-line class 'oops'" in r.stdout and "task_decl.py:" in r.stdout
     r = lint("nowhere", cwd=pytester.path)
     assert r.returncode == 2 and "nowhere: no such file or folder" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_a_module_level_dataclass_imports_as_under_pytest(pytester: pytest.Pytester) -> None:
+    """The loader registers the module while it runs (dataclasses look their module up)."""
+    source = BASIC_TASK.replace(
+        "from pytest_clawmark import Task",
+        "from __future__ import annotations\nfrom dataclasses import dataclass\nfrom pytest_clawmark import Task\n\n\n"
+        "@dataclass(frozen=True)\nclass Row:\n    name: str\n",
+    )
+    assert "class Row" in source
+    make_task(pytester, "task_dc", source)
+    r = lint("task_dc.py", cwd=pytester.path)
+    assert r.returncode == 0 and "importing the task failed" not in r.stdout, r.stdout + r.stderr

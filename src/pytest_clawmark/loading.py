@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -27,9 +28,13 @@ def import_task(path: str | Path) -> tuple[ModuleType, Task]:
     if spec is None or spec.loader is None:
         raise TaskLoadError(f"{path}: cannot be imported as a Python module")
     module = importlib.util.module_from_spec(spec)
+    # registered while it runs, as any import is: dataclasses, typing.get_type_hints and pickle
+    # look a class's module up in sys.modules (a module-level @dataclass failed without it)
+    sys.modules[name] = module
     try:
         spec.loader.exec_module(module)
     except Exception as exc:
+        sys.modules.pop(name, None)
         raise TaskLoadError(f"{path}: importing the task failed: {type(exc).__name__}: {exc}") from None
     tasks = [v for v in vars(module).values() if isinstance(v, Task)]
     if len(tasks) != 1:
