@@ -33,6 +33,7 @@ from typing import Any
 
 from pytest_clawmark import AgentView, Person, Task, World
 from pytest_clawmark.checks import amount_spellings, check_meeting, norm, number, outside_leaks
+from pytest_clawmark.retrying import retry_transient, transient_mail_error
 from pytest_clawmark.taskfiles import TaskFolder
 
 # -- facts ----------------------------------------------------------------------------------------
@@ -365,14 +366,21 @@ def unsubscribes_since(view: AgentView, since: datetime) -> list[tuple[str, date
     """(address, received) of every Postbird unsubscribe notification received after ``since``
     (one server-side SEARCH, then a fetch of those only)."""
     env = view.env
-    with imaplib.IMAP4(env["CLAWMARK_IMAP_HOST"], int(env["CLAWMARK_IMAP_PORT"])) as imap:
-        imap.login(env["CLAWMARK_MAIL_USER"], env["CLAWMARK_MAIL_PASSWORD"])
-        imap.select("INBOX", readonly=True)
-        _, data = imap.uid("SEARCH", None, "SUBJECT", '"Unsubscribe:"', "SINCE", since.strftime("%d-%b-%Y"))
-        uids = data[0].split()
-        if not uids:
-            return []
-        _, parts = imap.uid("FETCH", b",".join(uids), "(BODY.PEEK[HEADER])")
+
+    def ok(result: tuple[str, Any]) -> Any:
+        if result[0] != "OK":  # imaplib hands NO back as a value ([UNAVAILABLE] is retried)
+            raise imaplib.IMAP4.error(f"IMAP command failed: {result[1]!r}")
+        return result[1]
+
+    def search() -> list[Any]:
+        with imaplib.IMAP4(env["CLAWMARK_IMAP_HOST"], int(env["CLAWMARK_IMAP_PORT"])) as imap:
+            ok(imap.login(env["CLAWMARK_MAIL_USER"], env["CLAWMARK_MAIL_PASSWORD"]))
+            ok(imap.select("INBOX", readonly=True))
+            data = ok(imap.uid("SEARCH", None, "SUBJECT", '"Unsubscribe:"', "SINCE", since.strftime("%d-%b-%Y")))
+            uids = data[0].split()
+            return ok(imap.uid("FETCH", b",".join(uids), "(BODY.PEEK[HEADER])")) if uids else []
+
+    parts = retry_transient(search, transient=transient_mail_error)  # a careful client (docs/robustness.md)
     out = []
     for part in parts:
         if isinstance(part, tuple):
