@@ -237,8 +237,9 @@ class Naive(ReferenceAgent):
 def pytest_clawmark_agents():
     return {"naive": lambda options: Naive(options)}
 '''
-TASKS = ["tasks/clinical/medication_audit", "tasks/hr/hiring_loop"]
-PROFILE = "kb.rate_limit=0.15,sheets.server_error=0.15,imap.bye=0.1,smtp.temporary=0.2,latency_ms=1"
+TASKS = ["tasks/hr/hiring_loop"]  # mail, calendar, kb and sheets
+PROFILE = "kb.server_error=0.15,sheets.server_error=0.15,imap.bye=0.1,smtp.temporary=0.2,latency_ms=1"
+"""No 429s here (their Retry-After is a second of waiting each): 5xx, BYE and 451 are retried at once."""
 
 
 def run(tmp: Path, name: str, agent: str, *extra: str) -> dict[str, Any]:
@@ -266,10 +267,10 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]:
 
 def test_the_reference_keeps_100_percent_under_faults_and_recovers_every_one(runs: dict[str, Any]) -> None:
     doc = runs["reference"]
-    assert [t["score"] for t in doc["tasks"]] == [1.0, 1.0] and doc["determinism_violations"] == []
+    assert [t["score"] for t in doc["tasks"]] == [1.0] and doc["determinism_violations"] == []
     rb = doc["summary"]["robustness"]
     assert rb["injected"] > 0 and rb["recovered"] == rb["injected"] and rb["recovery_rate"] == 1.0
-    assert doc["run"]["faults"]["seed"] == 0 and doc["run"]["faults"]["rates"]["kb"]["rate_limit"] == 0.15
+    assert doc["run"]["faults"]["seed"] == 0 and doc["run"]["faults"]["rates"]["kb"]["server_error"] == 0.15
 
 
 def test_a_naive_agent_that_never_retries_loses_score_under_the_same_faults(runs: dict[str, Any]) -> None:

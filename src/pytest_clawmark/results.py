@@ -122,7 +122,9 @@ class TrialRecord:
             redline_failed=failed,
             redline_evaluated=evaluated,
         )
-        if self.faults is not None:
+        if self.faults is None:
+            data.pop("faults")  # a run without --clawmark-faults: the schema as before
+        else:
             injected = self.faults.get("injected", 0)
             data["faults"] = {
                 **self.faults,

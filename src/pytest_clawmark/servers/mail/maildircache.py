@@ -8,7 +8,8 @@ Measured before this module: 45 ms for LOGIN+SELECT+SEARCH+FETCH at 10 messages,
 
 What :func:`install` adds (pymap's behaviour and on-disk format are unchanged):
 
-* **uid lists** are cached per file, keyed by the file's identity (inode, size, mtime): pymap
+* **uid lists** are cached per file, keyed by the file's identity (inode, size, mtime), and a
+  list written here is cached as the new file's version at once (no read-back): pymap
   replaces the file by ``rename`` on every change, so a change is a new inode — also when another
   process (the mail container's server, the harness's admin plane) wrote it. Readers (``with_read``)
   share the cached object; writers (``with_write``/``with_init``) still read their own copy;
@@ -124,6 +125,25 @@ def cached_uidlist(path: str) -> UidList:
     while len(_uidlists) > UIDLIST_CACHE_FILES:
         _uidlists.popitem(last=False)
     return uidl
+
+
+_original_file_write = UidList.file_write
+
+
+def _file_write(self: UidList) -> None:
+    """pymap's write (a new file renamed over the list), then the written list is the cached
+    version of the new file: the next open reads no file (a delivery to a big inbox read its whole
+    list back right after writing it). The writer is done with the object (its ``with_write``
+    ends with this call), and a list parsed from the file would be the same records in the same
+    order."""
+    _original_file_write(self)
+    file = UidList.get_file(self.path)
+    ident = _identity(file)
+    if ident is not None:
+        _uidlists[file] = (ident, self, None)
+        _uidlists.move_to_end(file)
+        while len(_uidlists) > UIDLIST_CACHE_FILES:
+            _uidlists.popitem(last=False)
 
 
 def _uidlist_keys(path: str) -> tuple[UidList, frozenset[str]]:
@@ -441,6 +461,7 @@ def sasl_mechanisms() -> SASLAuth:
 def install() -> None:
     """Patch pymap's maildir backend as described in the module docstring (idempotent)."""
     UidList.with_read = classmethod(_with_read)  # type: ignore[method-assign,assignment]
+    UidList.file_write = _file_write  # type: ignore[method-assign]
     _maildir.MailboxData.reset = _reset  # type: ignore[method-assign]
     _maildir.MailboxData.messages = _messages  # type: ignore[method-assign,assignment]
     _maildir.MailboxData.get = _get  # type: ignore[method-assign]
