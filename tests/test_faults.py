@@ -96,16 +96,16 @@ def test_draws_are_a_pure_function_of_seed_world_day_stream_and_request() -> Non
     for _ in range(2):
         plan = FaultPlan(profile, seed=3, world="x#1")
         with plan.agent_turn(1):
-            runs.append([plan.decide("kb", "GET /v1/users/me")[0] for _ in range(200)])
+            runs.append([plan.decide("kb")[0] for _ in range(200)])
     assert runs[0] == runs[1] and any(runs[0]) and None in runs[0]
 
 
 def test_no_fault_outside_the_agents_turn() -> None:
     plan = FaultPlan(parse_profile("kb.rate_limit=1.0"), seed=0, world="x#1")
-    assert plan.decide("kb", "GET /x") == (None, 0)  # setup, checkers: never
+    assert plan.decide("kb") == (None, 0)  # setup, checkers: never
     with plan.agent_turn(1):
-        assert plan.decide("kb", "GET /x") == ("rate_limit", 1)
-    assert plan.decide("kb", "GET /x") == (None, 0)
+        assert plan.decide("kb") == ("rate_limit", 1)
+    assert plan.decide("kb") == (None, 0)
 
 
 # -- what the official clients see ------------------------------------------------------------

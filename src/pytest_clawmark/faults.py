@@ -248,6 +248,7 @@ class FaultPlan:
         self.world = world
         self.day = 0
         self.ledger: list[Fault] = []
+        self._unrecovered: dict[tuple[str, str], list[Fault]] = {}  # by (stream, operation)
         self._active = False
         self._counts: dict[str, int] = {}
         self._lock = threading.Lock()
@@ -272,7 +273,7 @@ class FaultPlan:
             with self._lock:
                 self._active = False
 
-    def decide(self, stream: str, operation: str) -> tuple[str | None, int]:
+    def decide(self, stream: str) -> tuple[str | None, int]:
         """The fault kind for the next request of ``stream`` (None: none) and its number."""
         with self._lock:
             if not self._active:
@@ -293,6 +294,8 @@ class FaultPlan:
         fault = Fault(self.day, stream, n, kind, operation, status, recovered=kind == "latency")
         with self._lock:
             self.ledger.append(fault)
+            if not fault.recovered:
+                self._unrecovered.setdefault((stream, operation), []).append(fault)
         if self._audit is not None:
             summary = f"fault: {kind} (request {n} of {stream} on day {self.day}; injected by --clawmark-faults)"
             self._audit(STREAMS[stream], operation, target, summary, status)
@@ -300,9 +303,8 @@ class FaultPlan:
     def succeeded(self, stream: str, operation: str) -> None:
         """A request of ``operation`` on ``stream`` succeeded: earlier faults of it are recovered."""
         with self._lock:
-            for f in self.ledger:
-                if not f.recovered and f.stream == stream and f.operation == operation:
-                    f.recovered = True
+            for f in self._unrecovered.pop((stream, operation), ()):
+                f.recovered = True
 
     def faults(self, day: int | None = None) -> list[Fault]:
         with self._lock:
@@ -345,8 +347,8 @@ class FaultGate:
     def profile(self) -> FaultProfile:
         return self.plan.profile
 
-    def decide(self, operation: str) -> tuple[str | None, int]:
-        return self.plan.decide(self.stream, operation)
+    def decide(self) -> tuple[str | None, int]:
+        return self.plan.decide(self.stream)
 
     def injected(self, n: int, kind: str, operation: str, target: str, status: str) -> None:
         self.plan.injected(self.stream, n, kind, operation, target, status)

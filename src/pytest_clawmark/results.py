@@ -223,12 +223,12 @@ def robustness(records: Iterable[TrialRecord], profile: dict[str, Any]) -> dict[
     """What the agent faced under ``--clawmark-faults`` and how it coped (docs/robustness.md):
     errors injected into its requests, those it recovered from (the same operation succeeded
     later), the recovery rate, and the delays added; over the trials that were not errored."""
-    counted = [r for r in records if not r.errored and r.faults is not None]
-    injected = sum(r.faults["injected"] for r in counted if r.faults)
-    recovered = sum(r.faults["recovered"] for r in counted if r.faults)
+    counted = [r.faults for r in records if not r.errored and r.faults is not None]
+    injected = sum(f["injected"] for f in counted)
+    recovered = sum(f["recovered"] for f in counted)
     by_service: dict[str, dict[str, int]] = {}
-    for r in counted:
-        for service, row in sorted((r.faults or {}).get("by_service", {}).items()):
+    for f in counted:
+        for service, row in sorted(f.get("by_service", {}).items()):
             into = by_service.setdefault(service, {"injected": 0, "recovered": 0})
             into["injected"] += row["injected"]
             into["recovered"] += row["recovered"]
@@ -239,7 +239,7 @@ def robustness(records: Iterable[TrialRecord], profile: dict[str, Any]) -> dict[
         "injected": injected,
         "recovered": recovered,
         "recovery_rate": recovered / injected if injected else None,
-        "delays": sum((r.faults or {}).get("delays", 0) for r in counted),
+        "delays": sum(f.get("delays", 0) for f in counted),
         "by_service": dict(sorted(by_service.items())),
     }
 

@@ -74,7 +74,7 @@ class FaultyAsgi:
             return
         path = str(scope.get("path", ""))
         operation = f"{scope.get('method', '')} {path}"[:300]
-        kind, n = self.gate.decide(operation)
+        kind, n = self.gate.decide()
         profile = self.gate.profile
         if kind == "latency":
             self.gate.injected(n, kind, operation, path[:200], "delayed")
@@ -114,7 +114,7 @@ class FaultyWsgi:
             return self.app(environ, start_response)
         path = str(environ.get("PATH_INFO", ""))
         operation = f"{environ.get('REQUEST_METHOD', '')} {path}"[:300]
-        kind, n = self.gate.decide(operation)
+        kind, n = self.gate.decide()
         profile = self.gate.profile
         if kind == "latency":
             self.gate.injected(n, kind, operation, path[:200], "delayed")

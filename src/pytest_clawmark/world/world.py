@@ -104,9 +104,7 @@ class World:
         self.faults = faults
         """The agent plane's seeded faults (``--clawmark-faults``); None: none."""
         if faults is not None:
-            faults.attach(
-                lambda service, op, target, summary, status: self.audit.record(service, op, target, summary, status)
-            )
+            faults.attach(self.audit.record)
         self._services: dict[str, Service] = {}
         self._clock: datetime | None = None
         self._loop: WorldLoop | None = None

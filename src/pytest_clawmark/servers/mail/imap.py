@@ -153,7 +153,7 @@ class ClawmarkConnectionState(ConnectionState):
         if self.faults is None or _text(cmd.command) in UNFAULTED:
             return await self._do_command(cmd)
         operation = f"IMAP {_text(cmd.command)}"
-        kind, n = self.faults.decide(operation)
+        kind, n = self.faults.decide()
         if kind == "latency":
             self.faults.injected(n, kind, operation, "", "delayed")
             await asyncio.sleep(self.faults.profile.latency_ms / 1000)

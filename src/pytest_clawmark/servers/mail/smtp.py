@@ -164,7 +164,7 @@ class SubmissionHandler:
         envelope), or a delay; None when the submission goes through."""
         if self.faults is None:
             return None
-        kind, n = self.faults.decide(SUBMISSION)
+        kind, n = self.faults.decide()
         if kind == "latency":
             self.faults.injected(n, kind, SUBMISSION, target, "delayed")
             await asyncio.sleep(self.faults.profile.latency_ms / 1000)
