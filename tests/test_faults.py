@@ -292,3 +292,13 @@ def test_same_seed_same_faults_same_verdicts_other_seed_other_faults(runs: dict[
     assert faults(runs["reference"]) == faults(runs["again"])
     assert verdicts(runs["reference"]) == verdicts(runs["again"])
     assert faults(runs["reference"]) != faults(runs["other_seed"])
+
+
+def test_faults_on_the_docker_backend_are_refused_with_a_reason() -> None:
+    r = subprocess.run(
+        [sys.executable, "-m", "pytest", "tasks/clinical/medication_audit", "--agent=reference", "-p", "no:cacheprovider",
+         "--clawmark-backend=docker", "--clawmark-faults=light"],
+        cwd=REPO, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert r.returncode == 4, r.stdout + r.stderr
+    assert "runs on the local backend only" in r.stderr and "Traceback" not in r.stderr

@@ -85,6 +85,10 @@ def test_shards_merge_into_the_single_runs_measurement(tmp_path: Path) -> None:
         "also" in p
         for p in merge_problems([("1", shards[0]), ("1 again", shards[0]), ("2", shards[1]), ("3", shards[2])])
     )
+    faulted = {**shards[1], "run": {**shards[1]["run"], "faults": {"name": "light", "seed": 0}}}
+    assert any(
+        p.startswith("2: run.faults") for p in merge_problems([("1", shards[0]), ("2", faulted), ("3", shards[2])])
+    )  # a shard under injected faults is another measurement
     merged = tmp_path / "merged.json"
     r = subprocess.run(
         [

@@ -18,7 +18,9 @@ from .results import PlannedTrial, build_document, not_started_of, records_of
 
 Input = tuple[str, Mapping[str, Any]]  # (name for messages, loaded document)
 
-SAME_RUN_FIELDS = ("agent", "agent_options", "trials", "clawmark_version")
+SAME_RUN_FIELDS = ("agent", "agent_options", "trials", "clawmark_version", "faults")
+"""What every input must share: one agent's one measurement (``faults``: a shard run under
+--clawmark-faults and one without are two measurements, docs/robustness.md)."""
 
 
 def merge_problems(inputs: Sequence[Input]) -> list[str]:
